@@ -1,0 +1,1 @@
+"""Notations users paste: gnubg Position/Match IDs, XGID, dice and move text."""

@@ -1,0 +1,259 @@
+"""GNU Backgammon Position IDs (14 characters) and Match IDs (12 characters).
+
+Both are base64 (standard alphabet, no padding) of a little-endian bit string: bit ``k`` is bit
+``k % 8`` of byte ``k // 8``. The formats are specified in the "Technical Notes" of the GNU
+Backgammon manual; ``tests/fixtures/`` holds pairs produced by gnubg itself.
+
+Position ID (80 bits): for the opponent (``board[0]``) then the player on roll (``board[1]``),
+for points 1..24 then the bar, one 1-bit per checker followed by a 0-bit; zero-padded.
+
+Match ID (72 bits), field (first bit, width):
+cube log2 (0, 4), cube owner (4, 2: 0/1 player, 3 centred), player on roll (6, 1),
+Crawford (7, 1), game state (8, 3), turn (11, 1), double offered (12, 1), resignation (13, 2),
+die 1 (15, 3), die 2 (18, 3), match length (21, 15), score of player 0 (36, 15),
+score of player 1 (51, 15), Jacoby not in use (66, 1).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import enum
+import re
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ..errors import ParseError
+from ..position import CHECKERS, Position
+
+POSITION_ID_LENGTH = 14
+MATCH_ID_LENGTH = 12
+_BASE64 = re.compile(r"^[A-Za-z0-9+/]*$")
+
+
+def _decode_base64(text: str, length: int, nbytes: int, what: str) -> bytes:
+    if len(text) != length:
+        raise ParseError(f"{what} must be {length} characters, got {len(text)}: {text!r}")
+    if not _BASE64.match(text):
+        raise ParseError(f"{what} may only contain A-Z a-z 0-9 + /: {text!r}")
+    padding = "=" * (-len(text) % 4)
+    try:
+        raw = base64.b64decode(text + padding, validate=True)
+    except binascii.Error as exc:  # pragma: no cover - the regex above already filters
+        raise ParseError(f"{what} is not valid base64 ({exc}): {text!r}") from None
+    return raw[:nbytes]
+
+
+def _encode_base64(raw: bytes, length: int) -> str:
+    return base64.b64encode(raw).decode("ascii").rstrip("=")[:length]
+
+
+def _bits_of(raw: bytes) -> list[int]:
+    return [(byte >> k) & 1 for byte in raw for k in range(8)]
+
+
+def _bytes_of(bits: list[int], nbytes: int) -> bytes:
+    bits = bits + [0] * (8 * nbytes - len(bits))
+    return bytes(sum(bits[8 * i + k] << k for k in range(8)) for i in range(nbytes))
+
+
+# ------------------------------------------------------------------ Position ID
+
+
+def parse_position_id(text: str) -> Position:
+    """Parse a gnubg Position ID into a ``Position`` (raises ``ParseError`` on any defect,
+    including an impossible position).
+
+    >>> parse_position_id("4HPwATDgc/ABMA") == Position.start()
+    True
+    """
+    what = "Position ID"
+    bits = _bits_of(_decode_base64(text, POSITION_ID_LENGTH, 10, what))
+    board = np.zeros((2, 25), dtype=np.int16)
+    side, index, position = 0, 0, 0
+    while side < 2:
+        if position >= len(bits):
+            raise ParseError(f"{what} ends before both sides are described: {text!r}")
+        if bits[position]:
+            board[side, index] += 1
+            if board[side, index] > CHECKERS:
+                raise ParseError(f"{what} puts more than 15 checkers on one point: {text!r}")
+        else:
+            index += 1
+            if index == 25:
+                side, index = side + 1, 0
+        position += 1
+    if any(bits[position:]):
+        raise ParseError(f"{what} has stray bits after the last point: {text!r}")
+    result = Position(board)
+    status = result.status()
+    if status:
+        raise ParseError(f"{what} describes an impossible position ({status.describe()}): {text!r}")
+    return result
+
+
+def format_position_id(position: Position) -> str:
+    """The gnubg Position ID of a position (player on roll as the second half of the key)."""
+    bits: list[int] = []
+    for side in (0, 1):
+        for count in position.board[side]:
+            bits.extend([1] * int(count))
+            bits.append(0)
+    if len(bits) > 80:
+        raise ValueError("a Position ID holds at most 30 checkers")
+    return _encode_base64(_bytes_of(bits, 10), POSITION_ID_LENGTH)
+
+
+# ------------------------------------------------------------------ Match ID
+
+
+class GameState(enum.IntEnum):
+    NO_GAME = 0
+    PLAYING = 1
+    OVER = 2
+    RESIGNED = 3
+    DROPPED = 4
+
+
+CENTERED = 3  # cube owner value meaning "centred"
+
+_FIELDS = (  # name, first bit, width
+    ("cube_log2", 0, 4),
+    ("cube_owner", 4, 2),
+    ("player_on_roll", 6, 1),
+    ("crawford", 7, 1),
+    ("game_state", 8, 3),
+    ("turn", 11, 1),
+    ("double_offered", 12, 1),
+    ("resignation", 13, 2),
+    ("die1", 15, 3),
+    ("die2", 18, 3),
+    ("match_length", 21, 15),
+    ("score0", 36, 15),
+    ("score1", 51, 15),
+    ("jacoby_off", 66, 1),
+)
+
+
+@dataclass(frozen=True)
+class MatchState:
+    """Everything in a gnubg Match ID, in absolute terms (players 0 and 1).
+
+    ``cube_owner`` is 0, 1 or ``CENTERED``; ``dice`` is ``(0, 0)`` when not yet rolled;
+    ``match_length`` 0 means a money game, where ``jacoby`` applies.
+    """
+
+    cube_value: int = 1
+    cube_owner: int = CENTERED
+    player_on_roll: int = 1
+    crawford: bool = False
+    game_state: GameState = GameState.PLAYING
+    turn: int = 1
+    double_offered: bool = False
+    resignation: int = 0
+    dice: tuple[int, int] = (0, 0)
+    match_length: int = 0
+    score: tuple[int, int] = (0, 0)
+    jacoby: bool = False
+
+    @property
+    def is_money(self) -> bool:
+        return self.match_length == 0
+
+    @property
+    def dice_rolled(self) -> bool:
+        return self.dice != (0, 0)
+
+    def with_dice(self, dice: tuple[int, int]) -> "MatchState":
+        return replace(self, dice=dice)
+
+    def problems(self) -> list[str]:
+        """Reasons this state cannot occur (empty when it can)."""
+        problems = []
+        if self.cube_value < 1 or self.cube_value & (self.cube_value - 1):
+            problems.append(f"cube value {self.cube_value} is not a power of two")
+        if self.cube_owner not in (0, 1, CENTERED):
+            problems.append(f"cube owner {self.cube_owner} is not 0, 1 or centred")
+        d1, d2 = self.dice
+        if (d1 == 0) != (d2 == 0) or not (0 <= d1 <= 6 and 0 <= d2 <= 6):
+            problems.append(f"dice {d1}{d2} are not two dice 1..6 (or 00)")
+        if self.match_length:
+            for player, points in enumerate(self.score):
+                if points >= self.match_length:
+                    problems.append(
+                        f"player {player} has {points} points in a {self.match_length}-point match"
+                    )
+            if self.crawford and self.match_length - 1 not in self.score:
+                problems.append("Crawford game but nobody is one point away")
+        elif self.crawford:
+            problems.append("Crawford flag set in a money game")
+        if self.game_state not in set(GameState):
+            problems.append(f"game state {self.game_state} is unknown")
+        return problems
+
+
+def parse_match_id(text: str) -> MatchState:
+    """Parse a gnubg Match ID (raises ``ParseError`` on any defect).
+
+    >>> parse_match_id("cAkAAAAAAAAE").is_money
+    True
+    """
+    what = "Match ID"
+    bits = _bits_of(_decode_base64(text, MATCH_ID_LENGTH, 9, what))
+    value = {
+        name: sum(bits[first + k] << k for k in range(width)) for name, first, width in _FIELDS
+    }
+    if value["game_state"] > max(GameState):
+        raise ParseError(f"{what} has an unknown game state {value['game_state']}: {text!r}")
+    for die in ("die1", "die2"):
+        if value[die] > 6:
+            raise ParseError(f"{what} has a die of {value[die]}: {text!r}")
+    if value["cube_owner"] == 2:
+        raise ParseError(f"{what} has cube owner 2 (must be 0, 1 or 3 for centred): {text!r}")
+    state = MatchState(
+        cube_value=1 << value["cube_log2"],
+        cube_owner=value["cube_owner"],
+        player_on_roll=value["player_on_roll"],
+        crawford=bool(value["crawford"]),
+        game_state=GameState(value["game_state"]),
+        turn=value["turn"],
+        double_offered=bool(value["double_offered"]),
+        resignation=value["resignation"],
+        dice=(value["die1"], value["die2"]),
+        match_length=value["match_length"],
+        score=(value["score0"], value["score1"]),
+        jacoby=not value["jacoby_off"],
+    )
+    problems = state.problems()
+    if problems:
+        raise ParseError(f"{what} describes an impossible match state ({'; '.join(problems)}): {text!r}")
+    return state
+
+
+def format_match_id(state: MatchState) -> str:
+    """The gnubg Match ID of a match state."""
+    problems = state.problems()
+    if problems:
+        raise ValueError("; ".join(problems))
+    value = {
+        "cube_log2": state.cube_value.bit_length() - 1,
+        "cube_owner": state.cube_owner,
+        "player_on_roll": state.player_on_roll,
+        "crawford": int(state.crawford),
+        "game_state": int(state.game_state),
+        "turn": state.turn,
+        "double_offered": int(state.double_offered),
+        "resignation": state.resignation,
+        "die1": state.dice[0],
+        "die2": state.dice[1],
+        "match_length": state.match_length,
+        "score0": state.score[0],
+        "score1": state.score[1],
+        "jacoby_off": int(not state.jacoby),
+    }
+    bits = [0] * 72
+    for name, first, width in _FIELDS:
+        for k in range(width):
+            bits[first + k] = (value[name] >> k) & 1
+    return _encode_base64(_bytes_of(bits, 9), MATCH_ID_LENGTH)
