@@ -1,0 +1,1 @@
+"""The command line: a thin Typer layer over the library. Nothing imports this package."""

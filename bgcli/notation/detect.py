@@ -1,0 +1,89 @@
+"""One entry point for every position notation users paste.
+
+``parse_situation`` accepts, with surrounding whitespace ignored:
+
+* a gnubg Position ID alone (``4HPwATDgc/ABMA``): money game, centred cube, not yet rolled;
+* ``POSITIONID:MATCHID`` (gnubg's "GNU Backgammon ID"), optionally prefixed ``GNUBGID``;
+* an XGID (``XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10``, the prefix optional).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from ..errors import ParseError
+from ..position import Position
+from .gnubgid import (
+    MATCH_ID_LENGTH,
+    POSITION_ID_LENGTH,
+    MatchState,
+    format_match_id,
+    format_position_id,
+    parse_match_id,
+    parse_position_id,
+)
+
+
+@dataclass(frozen=True)
+class Situation:
+    """A position together with its match context (cube, score, dice, who is on roll)."""
+
+    position: Position
+    match: MatchState = MatchState()
+
+    @property
+    def position_id(self) -> str:
+        return format_position_id(self.position)
+
+    @property
+    def match_id(self) -> str:
+        return format_match_id(self.match)
+
+    @property
+    def gnubg_id(self) -> str:
+        return f"{self.position_id}:{self.match_id}"
+
+    @property
+    def xgid(self) -> str:
+        from .xgid import format_xgid
+
+        return format_xgid(self)
+
+    def with_dice(self, dice: tuple[int, int]) -> "Situation":
+        return replace(self, match=self.match.with_dice(tuple(dice)))
+
+
+_GNUBG_PREFIX = re.compile(r"^(gnubgid|gnubg\s+id|gnu\s+backgammon\s+id)\s*[:=]?\s*", re.I)
+
+
+def parse_situation(text: str) -> Situation:
+    """Parse any supported notation, detecting which one it is (raises ``ParseError``).
+
+    >>> parse_situation("4HPwATDgc/ABMA").position == Position.start()
+    True
+    """
+    if not isinstance(text, str):
+        raise ParseError(f"a position must be text, not {type(text).__name__}")
+    stripped = text.strip()
+    if not stripped:
+        raise ParseError("empty position: expected a gnubg Position ID, POSID:MATCHID or an XGID")
+    if stripped.upper().startswith("XGID=") or stripped.count(":") >= 8:
+        from .xgid import parse_xgid
+
+        return parse_xgid(stripped)
+    body = _GNUBG_PREFIX.sub("", stripped)
+    if ":" in body:
+        position_part, _, match_part = body.partition(":")
+        if len(position_part) != POSITION_ID_LENGTH or len(match_part) != MATCH_ID_LENGTH:
+            raise ParseError(
+                "expected POSITIONID:MATCHID (14 and 12 characters) "
+                f"but got {len(position_part)} and {len(match_part)} characters: {text!r}"
+            )
+        return Situation(parse_position_id(position_part), parse_match_id(match_part))
+    if len(body) == POSITION_ID_LENGTH:
+        return Situation(parse_position_id(body))
+    raise ParseError(
+        "not a position: expected a 14-character gnubg Position ID, POSID:MATCHID or an "
+        f"XGID=... string: {text!r}"
+    )
