@@ -253,7 +253,9 @@ def main(argv: list[str] | None = None) -> None:
         hint = ""
         if exc.ctx is not None and exc.ctx.command_path:
             hint = f" (see '{exc.ctx.command_path} --help')"
-        typer.echo(f"bgcli: usage error: {exc.format_message()}{hint}", err=True)
+        # no_args_is_help has already printed the help and leaves the message empty
+        message = exc.format_message().strip() or "missing command"
+        typer.echo(f"bgcli: usage error: {message}{hint}", err=True)
         sys.exit(2)
     except InputError as exc:
         typer.echo(f"bgcli: error: {exc}", err=True)

@@ -16,8 +16,12 @@ bear off only with all checkers home, from a higher point only when no checker s
 
 The search keeps only the plays that use the most dice and, among those, the most pips, so a
 single playable die is the larger one whenever the larger one can be played. Duplicates (the
-same resulting position reached in different orders) are removed with a Zobrist-keyed hash
-table whose hits are confirmed by comparing boards, so no two distinct positions can merge.
+same resulting position reached in different orders) are removed with a hash table keyed by
+an additive hash (the sum of a random weight per checker, updated in O(1) per step); a key
+match is confirmed by comparing the boards, so no two distinct positions can ever merge.
+
+Speed notes: kernels index ``board[side, i]`` directly instead of taking row views, and pass
+few arrays, because numba reference-counts every array view and argument.
 """
 
 from __future__ import annotations
@@ -29,13 +33,19 @@ from numba import njit
 MAX_PLAYS = 4096
 _TABLE_SIZE = 8192  # power of two, at least twice MAX_PLAYS
 _TABLE_MASK = _TABLE_SIZE - 1
+_SLOT_BITS = 16  # a table entry is stamp << _SLOT_BITS | index of the stored play
 
-# state slots in MoveBuffers.state
+# Layout of MoveBuffers.work (int64): search state, the current path, the doubles stack.
 _STAMP, _BEST_DICE, _BEST_PIPS, _COUNT = 0, 1, 2, 3
+_PATH = 8  # 8 entries: (from, to) point pairs of the steps played so far, -1 when unused
+_SOURCE, _TARGET, _HIT, _NEXT, _LOWEST, _MOVED, _KEY = 16, 21, 26, 31, 36, 41, 46  # 5 each
+_OCCUPIED = 51  # 25 entries: occupied source indices, highest first
+_WORK_SIZE = 80
 
-#: Random 63-bit numbers per (side, point, checker count): the key of a board is the XOR of
-#: its entries. Seeded, so keys are the same in every process.
-ZOBRIST = np.random.default_rng(0xB6C11).integers(0, 2**62, size=(2, 25, 16), dtype=np.int64)
+#: A random weight per (side, board index + 1); index 0 (borne off) weighs nothing. The key of
+#: a board is the sum of its checkers' weights. Seeded, so keys agree across processes.
+WEIGHT = np.random.default_rng(0xB6C11).integers(0, 2**60, size=(2, 26), dtype=np.int64)
+WEIGHT[:, 0] = 0
 
 
 class MoveBuffers:
@@ -45,109 +55,99 @@ class MoveBuffers:
         self.boards = np.zeros((capacity, 2, 25), dtype=np.int8)
         self.steps = np.full((capacity, 8), -1, dtype=np.int8)
         self.keys = np.zeros(capacity, dtype=np.int64)
-        self.table_slot = np.zeros(_TABLE_SIZE, dtype=np.int32)
-        self.table_stamp = np.zeros(_TABLE_SIZE, dtype=np.int64)
-        self.state = np.zeros(4, dtype=np.int64)
-        self.path = np.full(8, -1, dtype=np.int8)
+        self.table = np.zeros(_TABLE_SIZE, dtype=np.int64)
+        self.work = np.zeros(_WORK_SIZE, dtype=np.int64)
 
     def arrays(self):
-        return (self.boards, self.steps, self.keys, self.table_slot, self.table_stamp,
-                self.state, self.path)
+        return self.boards, self.steps, self.keys, self.table, self.work
 
 
 @njit(cache=True, nogil=True)
 def board_key(board):
-    """The Zobrist key of a board."""
+    """The additive key of a board."""
     key = np.int64(0)
     for side in range(2):
         for index in range(25):
-            key ^= ZOBRIST[side, index, board[side, index]]
+            key += board[side, index] * WEIGHT[side, index + 1]
     return key
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _destination(board, source, die):
     """Index the checker at ``source`` reaches with ``die``; -1 means borne off, -2 illegal."""
-    mine = board[1]
-    if mine[source] == 0:
+    if board[1, source] == 0:
         return -2
     target = source - die
     if target >= 0:
         # the mover's point target+1 is the opponent's point 24-target, index 23-target
         return target if board[0, 23 - target] <= 1 else -2
     for index in range(6, 25):  # bearing off: every checker must be home
-        if mine[index] > 0:
+        if board[1, index] > 0:
             return -2
     if target == -1:
         return -1
     for index in range(source + 1, 6):  # overshooting: only from the highest point
-        if mine[index] > 0:
+        if board[1, index] > 0:
             return -2
     return -1
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _same_board(a, b):
+def _same_board(boards, other, board):
     for side in range(2):
         for index in range(25):
-            if a[side, index] != b[side, index]:
+            if boards[other, side, index] != board[side, index]:
                 return False
     return True
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _record(board, depth, pips, key, boards, steps, keys, table_slot, table_stamp, state, path):
+def _record(board, depth, pips, key, boards, steps, keys, table, work):
     """Store the position reached after ``depth`` dice unless a better or equal play exists."""
-    best_dice = state[_BEST_DICE]
-    best_pips = state[_BEST_PIPS]
-    if depth < best_dice or (depth == best_dice and pips < best_pips):
+    best_dice = work[_BEST_DICE]
+    if depth < best_dice or (depth == best_dice and pips < work[_BEST_PIPS]):
         return
-    if depth > best_dice or pips > best_pips:
+    if depth > best_dice or pips > work[_BEST_PIPS]:
         # every play found so far used fewer dice or pips: they are all illegal
-        state[_BEST_DICE] = depth
-        state[_BEST_PIPS] = pips
-        state[_COUNT] = 0
-        state[_STAMP] += 1
-    stamp = state[_STAMP]
+        work[_BEST_DICE] = depth
+        work[_BEST_PIPS] = pips
+        work[_COUNT] = 0
+        work[_STAMP] += 1
+    stamp = work[_STAMP]
     slot = key & _TABLE_MASK
-    while table_stamp[slot] == stamp:
-        other = table_slot[slot]
-        if keys[other] == key and _same_board(boards[other], board):
+    while (table[slot] >> _SLOT_BITS) == stamp:
+        other = table[slot] & ((1 << _SLOT_BITS) - 1)
+        if keys[other] == key and _same_board(boards, other, board):
             return
         slot = (slot + 1) & _TABLE_MASK
-    count = state[_COUNT]
+    count = work[_COUNT]
     if count >= boards.shape[0]:
         return  # cannot happen with MAX_PLAYS; never write out of bounds
-    table_stamp[slot] = stamp
-    table_slot[slot] = count
+    table[slot] = (stamp << _SLOT_BITS) | count
     keys[count] = key
     for side in range(2):
         for index in range(25):
             boards[count, side, index] = board[side, index]
     for i in range(8):
-        steps[count, i] = path[i]
-    state[_COUNT] = count + 1
+        steps[count, i] = work[_PATH + i]
+    work[_COUNT] = count + 1
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _apply(board, source, target, key):
     """Move a checker from index ``source`` to ``target`` (-1 = off), hitting a blot there.
     Returns the new key and whether it hit."""
-    mine = board[1]
-    theirs = board[0]
-    key ^= ZOBRIST[1, source, mine[source]] ^ ZOBRIST[1, source, mine[source] - 1]
-    mine[source] -= 1
+    key += WEIGHT[1, target + 1] - WEIGHT[1, source + 1]
+    board[1, source] -= 1
     hit = False
     if target >= 0:
         facing = 23 - target
-        if theirs[facing] == 1:
+        if board[0, facing] == 1:
             hit = True
-            key ^= ZOBRIST[0, facing, 1] ^ ZOBRIST[0, facing, 0]
-            key ^= ZOBRIST[0, 24, theirs[24]] ^ ZOBRIST[0, 24, theirs[24] + 1]
-            theirs[facing] = 0
-            theirs[24] += 1
-        key ^= ZOBRIST[1, target, mine[target]] ^ ZOBRIST[1, target, mine[target] + 1]
-        mine[target] += 1
+            key += WEIGHT[0, 25] - WEIGHT[0, facing + 1]
+            board[0, facing] = 0
+            board[0, 24] += 1
+        board[1, target] += 1
     return key, hit
 
 
@@ -170,124 +170,134 @@ def _sources(board, highest):
     return highest, 0
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _set_step(work, depth, source, target):
+    work[_PATH + 2 * depth] = source + 1 if source >= 0 else -1
+    work[_PATH + 2 * depth + 1] = target + 1 if source >= 0 else -1
+
+
 @njit(cache=True, nogil=True)
-def _search_two(board, die_a, die_b, key, same_checker_only,
-                boards, steps, keys, table_slot, table_stamp, state, path):
+def _search_two(board, die_a, die_b, key, same_checker_only, boards, steps, keys, table, work):
     """Non-doubles: play ``die_a`` then ``die_b``. With ``same_checker_only`` the second die
     may only move the checker the first die moved."""
+    # the occupied source points, highest first (only the bar while checkers are on it)
+    count = 0
+    if board[1, 24] > 0:
+        work[_OCCUPIED] = 24
+        count = 1
+    else:
+        for index in range(23, -1, -1):
+            if board[1, index] > 0:
+                work[_OCCUPIED + count] = index
+                count += 1
     moved_a = False
-    top, bottom = _sources(board, 24)
-    for source_a in range(top, bottom - 1, -1):
+    for i in range(count):
+        source_a = work[_OCCUPIED + i]
         target_a = _destination(board, source_a, die_a)
         if target_a == -2:
             continue
         moved_a = True
         key_a, hit_a = _apply(board, source_a, target_a, key)
-        path[0] = source_a + 1
-        path[1] = target_a + 1
+        _set_step(work, 0, source_a, target_a)
         moved_b = False
-        top_b, bottom_b = _sources(board, 24)
-        if same_checker_only:
-            top_b, bottom_b = target_a, max(target_a, 0)
-        for source_b in range(top_b, bottom_b - 1, -1):
-            target_b = _destination(board, source_b, die_b)
-            if target_b == -2:
-                continue
-            moved_b = True
-            key_b, hit_b = _apply(board, source_b, target_b, key_a)
-            path[2] = source_b + 1
-            path[3] = target_b + 1
-            _record(board, 2, die_a + die_b, key_b, boards, steps, keys, table_slot,
-                    table_stamp, state, path)
-            _undo(board, source_b, target_b, hit_b)
-        path[2] = -1
-        path[3] = -1
+        if same_checker_only or source_a == 24:
+            # the same checker again, or (after entering) anything: scan what is needed
+            top_b, bottom_b = _sources(board, 24)
+            if same_checker_only:
+                top_b, bottom_b = target_a, max(target_a, 0)
+            for source_b in range(top_b, bottom_b - 1, -1):
+                target_b = _destination(board, source_b, die_b)
+                if target_b == -2:
+                    continue
+                moved_b = True
+                key_b, hit_b = _apply(board, source_b, target_b, key_a)
+                _set_step(work, 1, source_b, target_b)
+                _record(board, 2, die_a + die_b, key_b, boards, steps, keys, table, work)
+                _undo(board, source_b, target_b, hit_b)
+        else:
+            # the occupied points, plus the first checker's landing point if it was empty
+            extra = target_a >= 0 and board[1, target_a] == 1
+            for j in range(count + extra):
+                source_b = work[_OCCUPIED + j] if j < count else target_a
+                target_b = _destination(board, source_b, die_b)
+                if target_b == -2:
+                    continue
+                moved_b = True
+                key_b, hit_b = _apply(board, source_b, target_b, key_a)
+                _set_step(work, 1, source_b, target_b)
+                _record(board, 2, die_a + die_b, key_b, boards, steps, keys, table, work)
+                _undo(board, source_b, target_b, hit_b)
+        _set_step(work, 1, -1, -1)
         if not moved_b:
-            _record(board, 1, die_a, key_a, boards, steps, keys, table_slot, table_stamp,
-                    state, path)
+            _record(board, 1, die_a, key_a, boards, steps, keys, table, work)
         _undo(board, source_a, target_a, hit_a)
-    path[0] = -1
-    path[1] = -1
+    _set_step(work, 0, -1, -1)
     if not moved_a:
-        _record(board, 0, 0, key, boards, steps, keys, table_slot, table_stamp, state, path)
+        _record(board, 0, 0, key, boards, steps, keys, table, work)
 
 
 @njit(cache=True, nogil=True)
-def _search_doubles(board, die, depth, highest, key,
-                    boards, steps, keys, table_slot, table_stamp, state, path):
-    """Doubles: play the remaining ``4 - depth`` dice, sources never above ``highest`` so
-    that each set of checker steps is tried in one order only. Iterative over depth with
-    the chosen sources kept in ``path``; no recursion (numba's cache dislikes it)."""
-    chosen_source = np.empty(4, dtype=np.int64)
-    chosen_target = np.empty(4, dtype=np.int64)
-    chosen_hit = np.zeros(4, dtype=np.bool_)
-    next_source = np.empty(5, dtype=np.int64)
-    lowest = np.empty(5, dtype=np.int64)
-    moved = np.zeros(5, dtype=np.bool_)
-    keys_at = np.empty(5, dtype=np.int64)
-    top, bottom = _sources(board, highest)
-    next_source[depth], lowest[depth], keys_at[depth] = top, bottom, key
-    start = depth
-    while depth >= start:
+def _search_doubles(board, die, key, boards, steps, keys, table, work):
+    """Doubles: up to four steps of ``die``, sources never increasing along the path so that
+    each set of checker steps is tried in one order only. Iterative, with the stack of
+    choices in ``work`` (numba's on-disk cache breaks on recursive functions)."""
+    top, bottom = _sources(board, 24)
+    work[_NEXT], work[_LOWEST], work[_KEY], work[_MOVED] = top, bottom, key, 0
+    depth = 0
+    while depth >= 0:
         if depth == 4:
-            _record(board, 4, 4 * die, keys_at[4], boards, steps, keys, table_slot,
-                    table_stamp, state, path)
+            _record(board, 4, 4 * die, work[_KEY + 4], boards, steps, keys, table, work)
             depth -= 1
-            _undo(board, chosen_source[depth], chosen_target[depth], chosen_hit[depth])
-            path[2 * depth] = -1
-            path[2 * depth + 1] = -1
+            _undo(board, work[_SOURCE + depth], work[_TARGET + depth], work[_HIT + depth])
+            _set_step(work, depth, -1, -1)
             continue
-        source = next_source[depth]
+        source = work[_NEXT + depth]
         target = -2
-        while source >= lowest[depth] and target == -2:
+        while source >= work[_LOWEST + depth] and target == -2:
             target = _destination(board, source, die)
             source -= 1
-        next_source[depth] = source
+        work[_NEXT + depth] = source
         if target == -2:
-            if not moved[depth]:
-                _record(board, depth, depth * die, keys_at[depth], boards, steps, keys,
-                        table_slot, table_stamp, state, path)
-            moved[depth] = False
+            if not work[_MOVED + depth]:
+                _record(board, depth, depth * die, work[_KEY + depth], boards, steps, keys,
+                        table, work)
             depth -= 1
-            if depth >= start:
-                _undo(board, chosen_source[depth], chosen_target[depth], chosen_hit[depth])
-                path[2 * depth] = -1
-                path[2 * depth + 1] = -1
+            if depth >= 0:
+                _undo(board, work[_SOURCE + depth], work[_TARGET + depth], work[_HIT + depth])
+                _set_step(work, depth, -1, -1)
             continue
         source += 1  # the loop stepped past the source it found
-        moved[depth] = True
-        keys_at[depth + 1], chosen_hit[depth] = _apply(board, source, target, keys_at[depth])
-        chosen_source[depth] = source
-        chosen_target[depth] = target
-        path[2 * depth] = source + 1
-        path[2 * depth + 1] = target + 1
+        work[_MOVED + depth] = 1
+        new_key, hit = _apply(board, source, target, work[_KEY + depth])
+        work[_SOURCE + depth] = source
+        work[_TARGET + depth] = target
+        work[_HIT + depth] = hit
+        _set_step(work, depth, source, target)
         depth += 1
+        work[_KEY + depth] = new_key
         if depth < 4:
             top, bottom = _sources(board, source)
-            next_source[depth], lowest[depth] = top, bottom
-            moved[depth] = False
+            work[_NEXT + depth], work[_LOWEST + depth], work[_MOVED + depth] = top, bottom, 0
 
 
 @njit(cache=True, nogil=True)
-def generate_plays(board, die1, die2, boards, steps, keys, table_slot, table_stamp, state, path):
+def generate_plays(board, die1, die2, boards, steps, keys, table, work):
     """Write every distinct legal result of rolling ``die1``-``die2`` into ``boards`` and
     ``steps``; return how many there are and the number of dice they use.
 
     When no checker can move the single result is the unchanged board (dice used: 0).
     """
-    state[_BEST_DICE] = -1
-    state[_BEST_PIPS] = -1
-    state[_COUNT] = 0
-    state[_STAMP] += 1
+    work[_BEST_DICE] = -1
+    work[_BEST_PIPS] = -1
+    work[_COUNT] = 0
+    work[_STAMP] += 1
     for i in range(8):
-        path[i] = -1
+        work[_PATH + i] = -1
     key = board_key(board)
     if die1 == die2:
-        _search_doubles(board, die1, 0, 24, key, boards, steps, keys, table_slot,
-                        table_stamp, state, path)
-        return state[_COUNT], state[_BEST_DICE]
-    _search_two(board, die1, die2, key, False, boards, steps, keys, table_slot, table_stamp,
-                state, path)
+        _search_doubles(board, die1, key, boards, steps, keys, table, work)
+        return work[_COUNT], work[_BEST_DICE]
+    _search_two(board, die1, die2, key, False, boards, steps, keys, table, work)
     # The other order only adds plays where one checker moves twice, unless the first die
     # changes what the second may do: entering from the bar, or bringing the last checker
     # home so bearing off becomes legal. (Landing points never close during a play.)
@@ -295,6 +305,5 @@ def generate_plays(board, die1, die2, boards, steps, keys, table_slot, table_sta
     for index in range(6, 25):
         outside += board[1, index]
     same_checker_only = board[1, 24] == 0 and outside >= 2
-    _search_two(board, die2, die1, key, same_checker_only, boards, steps, keys, table_slot,
-                table_stamp, state, path)
-    return state[_COUNT], state[_BEST_DICE]
+    _search_two(board, die2, die1, key, same_checker_only, boards, steps, keys, table, work)
+    return work[_COUNT], work[_BEST_DICE]

@@ -16,7 +16,7 @@ def is_finished(board):
 
 @njit(cache=True, nogil=True)
 def random_game_positions(board, state, max_plies, out_boards, out_dice,
-                          boards, steps, keys, table_slot, table_stamp, mstate, path):
+                          boards, steps, keys, table, work):
     """Play random legal moves from ``board`` (modified in place, swapped after each move),
     storing the position before each roll and the roll in ``out_boards``/``out_dice``.
     Returns the number of plies played."""
@@ -26,8 +26,7 @@ def random_game_positions(board, state, max_plies, out_boards, out_dice,
         out_boards[ply] = board
         out_dice[ply, 0] = d1
         out_dice[ply, 1] = d2
-        count, _ = generate_plays(board, d1, d2, boards, steps, keys, table_slot, table_stamp,
-                                  mstate, path)
+        count, _ = generate_plays(board, d1, d2, boards, steps, keys, table, work)
         choice = np.int64(next_u64(state) % np.uint64(count))
         board[0, :] = boards[choice, 1, :]  # swap: the opponent is now on roll
         board[1, :] = boards[choice, 0, :]

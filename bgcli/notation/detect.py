@@ -54,6 +54,7 @@ class Situation:
         return replace(self, match=self.match.with_dice(tuple(dice)))
 
 
+_LOOKS_LIKE_ID = re.compile(r"^[A-Za-z0-9+/]{10,18}$")
 _GNUBG_PREFIX = re.compile(r"^(gnubgid|gnubg\s+id|gnu\s+backgammon\s+id)\s*[:=]?\s*", re.I)
 
 
@@ -81,7 +82,7 @@ def parse_situation(text: str) -> Situation:
                 f"but got {len(position_part)} and {len(match_part)} characters: {text!r}"
             )
         return Situation(parse_position_id(position_part), parse_match_id(match_part))
-    if len(body) == POSITION_ID_LENGTH:
+    if len(body) == POSITION_ID_LENGTH or _LOOKS_LIKE_ID.match(body):
         return Situation(parse_position_id(body))
     raise ParseError(
         "not a position: expected a 14-character gnubg Position ID, POSID:MATCHID or an "

@@ -141,7 +141,8 @@ class MatchState:
     """Everything in a gnubg Match ID, in absolute terms (players 0 and 1).
 
     ``cube_owner`` is 0, 1 or ``CENTERED``; ``dice`` is ``(0, 0)`` when not yet rolled;
-    ``match_length`` 0 means a money game, where ``jacoby`` applies.
+    ``match_length`` 0 means a money game, where ``jacoby`` applies. Dice are kept higher
+    die first, as gnubg writes them.
     """
 
     cube_value: int = 1
@@ -156,6 +157,11 @@ class MatchState:
     match_length: int = 0
     score: tuple[int, int] = (0, 0)
     jacoby: bool = False
+
+    def __post_init__(self) -> None:
+        # gnubg always stores the higher die first; so do we, so equal states compare equal
+        d1, d2 = self.dice
+        object.__setattr__(self, "dice", (max(d1, d2), min(d1, d2)))
 
     @property
     def is_money(self) -> bool:
@@ -184,8 +190,6 @@ class MatchState:
                     problems.append(
                         f"player {player} has {points} points in a {self.match_length}-point match"
                     )
-            if self.crawford and self.match_length - 1 not in self.score:
-                problems.append("Crawford game but nobody is one point away")
         elif self.crawford:
             problems.append("Crawford flag set in a money game")
         if self.game_state not in set(GameState):
@@ -211,11 +215,13 @@ def parse_match_id(text: str) -> MatchState:
             raise ParseError(f"{what} has a die of {value[die]}: {text!r}")
     if value["cube_owner"] == 2:
         raise ParseError(f"{what} has cube owner 2 (must be 0, 1 or 3 for centred): {text!r}")
+    # like gnubg, a Crawford flag while nobody is one point away is dropped
+    crawford = bool(value["crawford"]) and value["match_length"] - 1 in (value["score0"], value["score1"])
     state = MatchState(
         cube_value=1 << value["cube_log2"],
         cube_owner=value["cube_owner"],
         player_on_roll=value["player_on_roll"],
-        crawford=bool(value["crawford"]),
+        crawford=crawford,
         game_state=GameState(value["game_state"]),
         turn=value["turn"],
         double_offered=bool(value["double_offered"]),

@@ -7,13 +7,15 @@ Field meanings and perspective, as GNU Backgammon's ``set xgid`` reads them (the
   counted from the bottom player's home board, character 25 is the bottom player's bar.
   ``-`` is empty, ``A``..``P`` are 1..15 bottom (X) checkers, ``a``..``p`` top (O) checkers.
 * cube: log2 of the cube value. cubepos: 1 the bottom player owns it, -1 the top player, 0
-  centred. turn: 1 the bottom player is on roll, -1 the top player.
-* dice: ``00`` not yet rolled, ``D`` a double is offered (also ``B``/``R`` for beaver and
-  raccoon, read as a double offered), else the two dice.
+  (or any other value, as gnubg reads it) centred. turn: 1 the bottom player is on roll, -1
+  (or any other value) the top player.
+* dice: ``00`` not yet rolled, ``D`` a double is offered (the turn player doubled), else the
+  two dice; beaver/raccoon states (``B``/``R``) are refused, as gnubg refuses them.
 * score1 is the bottom player's score, score2 the top player's.
-* cj: in a match 1 marks the Crawford game; in a money game bit 1 is the Jacoby rule (bit 2,
-  beavers, is read and ignored).
-* length: match length, 0 for money. maxcube: log2 of the largest cube (kept for output).
+* cj: in a match 0 or 1, 1 marking the Crawford game (dropped, as gnubg drops it, when nobody
+  is one point away); in a money game 0..3, bit 1 the Jacoby rule, bit 2 beavers (ignored).
+* length: match length, 0 for money, at most 64. maxcube: required but unused, as in gnubg;
+  written as 10.
 
 The bottom player is gnubg's player 1 and the top player gnubg's player 0.
 """
@@ -30,6 +32,7 @@ from .gnubgid import CENTERED, GameState, MatchState
 _XGID = re.compile(r"^(?:XGID=)?([A-Pa-p-]{26})((?::[^:]*){9})$", re.I)
 _INT = re.compile(r"^-?\d{1,5}$")
 DEFAULT_MAX_CUBE = 10
+MAX_MATCH_LENGTH = 64  # the longest match gnubg accepts from an XGID
 
 
 def _checker_count(char: str) -> tuple[int, int]:
@@ -63,16 +66,18 @@ def parse_xgid(text: str):
         )
     chars = match.group(1)
     fields = match.group(2)[1:].split(":")
-    cube_log2 = _field_int("cube", fields[0], whole, range(0, 13))
-    cube_position = _field_int("cube position", fields[1], whole, {-1, 0, 1})
-    turn = _field_int("turn", fields[2], whole, {-1, 1})
+    cube_log2 = _field_int("cube", fields[0], whole, range(0, 16))
+    # as gnubg reads them: 1 is the bottom player, anything else the top player (turn) or
+    # a centred cube (cube position)
+    cube_position = _field_int("cube position", fields[1], whole)
+    turn = _field_int("turn", fields[2], whole)
     dice_text = fields[3].upper()
     bottom_score = _field_int("score 1", fields[4], whole)
     top_score = _field_int("score 2", fields[5], whole)
-    crawford_jacoby = _field_int("Crawford/Jacoby", fields[6], whole, range(0, 4))
-    match_length = _field_int("match length", fields[7], whole)
-    if fields[8] != "":
-        _field_int("max cube", fields[8], whole, range(0, 13))
+    match_length = _field_int("match length", fields[7], whole, range(0, MAX_MATCH_LENGTH + 1))
+    rules = range(0, 2) if match_length else range(0, 4)
+    crawford_jacoby = _field_int("Crawford/Jacoby", fields[6], whole, rules)
+    _field_int("max cube", fields[8], whole)  # required, but (like gnubg) not used
 
     bottom = np.zeros(25, dtype=np.int16)  # own numbering, index 24 = bar
     top = np.zeros(25, dtype=np.int16)
@@ -92,13 +97,16 @@ def parse_xgid(text: str):
     for name, row in (("bottom", bottom), ("top", top)):
         if row.sum() > CHECKERS:
             raise ParseError(f"XGID gives the {name} player {row.sum()} checkers: {whole!r}")
-    on_roll, opponent = (bottom, top) if turn == 1 else (top, bottom)
+    bottom_on_roll = turn == 1
+    on_roll, opponent = (bottom, top) if bottom_on_roll else (top, bottom)
     position = Position(np.stack([opponent, on_roll]))
     status = position.status()
     if status:
         raise ParseError(f"XGID describes an impossible position ({status.describe()}): {whole!r}")
 
-    double_offered = dice_text in ("D", "B", "R")
+    if dice_text in ("B", "R"):
+        raise ParseError(f"XGID beaver and raccoon states are not supported (dice {fields[3]!r}): {whole!r}")
+    double_offered = dice_text == "D"
     if double_offered or dice_text == "00":
         dice = (0, 0)
     elif re.fullmatch(r"[1-6][1-6]", dice_text):
@@ -106,13 +114,16 @@ def parse_xgid(text: str):
     else:
         raise ParseError(f"XGID dice must be 00, D, B, R or two dice 1..6, got {fields[3]!r}: {whole!r}")
 
-    player_on_roll = 1 if turn == 1 else 0
-    owner = {0: CENTERED, 1: 1, -1: 0}[cube_position]
+    player_on_roll = 1 if bottom_on_roll else 0
+    owner = {1: 1, -1: 0}.get(cube_position, CENTERED)
+    # like gnubg, a Crawford flag while nobody is one point away is dropped
+    crawford = bool(match_length and crawford_jacoby & 1
+                    and match_length - 1 in (top_score, bottom_score))
     state = MatchState(
         cube_value=1 << cube_log2,
         cube_owner=owner,
         player_on_roll=player_on_roll,
-        crawford=bool(match_length and crawford_jacoby & 1),
+        crawford=crawford,
         game_state=GameState.PLAYING,
         turn=player_on_roll if not double_offered else 1 - player_on_roll,
         double_offered=double_offered,
