@@ -129,7 +129,7 @@ def show(
 
 
 PIPS_TABLE_COLUMNS = [
-    "position_id", "pips_on_roll", "pips_opponent", "pip_difference", "keith_verdict",
+    "position_id", "is_race", "pips_on_roll", "pips_opponent", "pip_difference", "keith_verdict",
     "thorp_verdict", "eight_nine_twelve_verdict", "isight_verdict", "kleinman_win_probability",
 ]
 
@@ -154,7 +154,9 @@ def pips(
             failed += 1
             continue
         row = {"input": raw.text, "position_id": situation.position_id}
-        row.update(race_metrics(situation.position))
+        # gnubg computes in single precision: 4 decimals hold every digit that means anything
+        row.update({key: round(value, 4) if isinstance(value, float) else value
+                    for key, value in race_metrics(situation.position).items()})
         rows.append(row)
     if not rows and not failed:
         raise typer.BadParameter("give positions as arguments, with --input FILE, or '-' for stdin")

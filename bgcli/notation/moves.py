@@ -28,70 +28,57 @@ def point_name(point: int) -> str:
     return str(point)
 
 
-@dataclass
-class _Chain:
-    """One checker's path during a play: the points it stood on and where it hit."""
-
-    points: list[int]
-    hits: list[bool]  # hits[i] is True when the checker hit on landing at points[i + 1]
-
-    def text(self) -> str:
-        parts = [point_name(self.points[0])]
-        last = len(self.points) - 1
-        for i, point in enumerate(self.points[1:], start=1):
-            hit = self.hits[i - 1]
-            if i == last or hit:
-                parts.append(point_name(point) + ("*" if hit else ""))
-        return "/".join(parts)
-
-
-def _replay_hits(board: np.ndarray, steps) -> list[bool]:
-    """For each step, whether it hits an opponent blot (steps applied to a copy)."""
-    board = board.astype(np.int16).copy()
-    hits = []
-    for source, target in steps:
-        board[1, source - 1] -= 1
-        hit = False
-        if target != OFF_POINT:
-            facing = 24 - target
-            if board[0, facing] == 1:
-                board[0, facing] = 0
-                board[0, 24] += 1
-                hit = True
-            board[1, target - 1] += 1
-        hits.append(hit)
-    return hits
-
-
 def format_move(board: np.ndarray, steps) -> str:
     """gnubg's text for a play made of ``steps`` from ``board`` (player on roll = board[1]).
 
-    A checker that moves on with a later die is written as one path, naming the points in
-    between only where it hit; identical paths are written once with a count, ``8/5(2)``.
+    The same canonical form gnubg prints, whatever order the steps were found in:
+
+    1. steps are sorted by starting point, highest first (then by landing point, highest
+       first);
+    2. each step absorbs later steps that start where it ends, so one checker's path is
+       written once (``24/21`` for 24/23 23/22 22/21);
+    3. points in between are written only where the checker hits (``24/21*/18``);
+    4. equal paths next to each other are written once with a count (``8/5(2)``);
+    5. a point holding an opponent blot gets its ``*`` the first time it is written only.
     """
-    steps = [(int(a), int(b)) for a, b in steps if a >= 0]
-    if not steps:
-        return ""
-    hits = _replay_hits(board, steps)
-    chains: list[_Chain] = []
-    for (source, target), hit in zip(steps, hits):
-        # continue the path of a checker that arrived here earlier in this play, if any
-        for chain in chains:
-            if chain.points[-1] == source and chain.points[-1] != OFF_POINT:
-                chain.points.append(target)
-                chain.hits.append(hit)
-                break
+    moves = sorted(((int(a), int(b)) for a, b in steps if a >= 0), reverse=True)
+    paths: list[list[int]] = []
+    used = [False] * len(moves)
+    for i, (source, target) in enumerate(moves):
+        if used[i]:
+            continue
+        path = [source, target]
+        for j in range(i + 1, len(moves)):
+            if not used[j] and path[-1] != OFF_POINT and moves[j][0] == path[-1]:
+                path.append(moves[j][1])
+                used[j] = True
+        paths.append(path)
+    groups: list[list] = []
+    for path in paths:
+        if groups and groups[-1][0] == path:
+            groups[-1][1] += 1
         else:
-            chains.append(_Chain([source, target], [hit]))
-    chains.sort(key=lambda c: (c.points[0], c.points[-1]), reverse=True)
-    texts = [chain.text() for chain in chains]
-    parts: list[str] = []
-    for text in texts:
-        if parts and parts[-1][0] == text:
-            parts[-1][1] += 1
-        else:
-            parts.append([text, 1])
-    return " ".join(t if n == 1 else f"{t}({n})" for t, n in parts)
+            groups.append([path, 1])
+    starred: set[int] = set()
+
+    def blot_hit(point: int) -> bool:
+        # gnubg marks a hit where the opponent stood before the play, once per point
+        if point == OFF_POINT or point in starred or board[0, 24 - point] == 0:
+            return False
+        starred.add(point)
+        return True
+
+    texts = []
+    for path, count in groups:
+        parts = [point_name(path[0])]
+        for point in path[1:-1]:
+            if blot_hit(point):
+                parts.append(point_name(point) + "*")
+        last = path[-1]
+        parts.append(point_name(last) + ("*" if blot_hit(last) else ""))
+        text = "/".join(parts)
+        texts.append(text if count == 1 else f"{text}({count})")
+    return " ".join(texts)
 
 
 _SEGMENT = re.compile(r"^(bar|b|\d{1,2})((?:/(?:\d{1,2}|off|o)\*?)+)(?:\((\d)\))?$", re.I)
