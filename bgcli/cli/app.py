@@ -140,8 +140,7 @@ def pips(
     input_file: Optional[Path] = InputOption,
     fmt: OutputFormat = FormatOption,
 ) -> None:
-    """Pip counts and race metrics (Keith, Thorp, 8-9-12, Kleinman, Isight), one row per
-    position, with gnubg's verdicts. The player on roll is gnubg's "leader".
+    """Pip counts and race metrics (Keith, Thorp, 8-9-12, Kleinman, Isight), one row per position, with gnubg's verdicts. The player on roll is gnubg's "leader".
 
     Example:  bgcli pips 4HPwATDgc/ABMA -f csv
     """
@@ -172,8 +171,7 @@ def moves(
                                          "Match ID or XGID holds rolled dice."),
     fmt: OutputFormat = FormatOption,
 ) -> None:
-    """Every legal play for a roll, in gnubg's notation, with the resulting position (the
-    opponent then on roll, as gnubg shows it).
+    """Every legal play for a roll, in gnubg's notation, with the resulting position (the opponent then on roll, as gnubg shows it).
 
     Example:  bgcli moves 4HPwATDgc/ABMA 31
     """

@@ -1,0 +1,188 @@
+"""Evaluators: a position -> the five cumulative outcome probabilities of the side on roll.
+
+Every evaluator fills ``out[0:5]`` with gnubg's outputs, cumulative, for the side whose row
+is ``me`` (``board[me]`` on roll, ``board[1 - me]`` the opponent):
+``out[0]`` win, ``out[1]`` win a gammon or better, ``out[2]`` win a backgammon, ``out[3]`` lose
+a gammon or worse, ``out[4]`` lose a backgammon. Taking ``me`` as an argument lets a playout
+score a result board (the mover still ``board[1]``) from the next player's side without
+swapping rows.
+
+Policies are small integers so that kernels can switch on them without Python objects:
+
+* ``POLICY_RANDOM``: uniformly random legal plays (tests, teaching); evaluation still uses
+  the heuristic (for truncation and variance reduction);
+* ``POLICY_HEURISTIC``: greedy over the hand-written heuristic below (gnubg's "0-ply");
+* later issues add trained networks behind ``evaluate`` with their weights in ``params``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+POLICY_RANDOM = 0
+POLICY_HEURISTIC = 1
+POLICY_NAMES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC}
+
+WIN, WIN_GAMMON, WIN_BACKGAMMON, LOSE_GAMMON, LOSE_BACKGAMMON = 0, 1, 2, 3, 4
+
+_PIPS_PER_ROLL = 8.1667  # the mean pips of one roll (doubles count four times)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _sigmoid(x):
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+@njit(cache=True, nogil=True)
+def equity(probs):
+    """Cubeless money equity of the side the probabilities belong to."""
+    return (2.0 * probs[0] - 1.0 + probs[1] - probs[3] + probs[2] - probs[4])
+
+
+@njit(cache=True, nogil=True)
+def _side_summary(board, side):
+    """(pips, checkers left, checkers outside home, rearmost point index or -1)."""
+    pips = 0
+    left = 0
+    outside = 0
+    rearmost = -1
+    for index in range(25):
+        count = board[side, index]
+        if count > 0:
+            pips += count * (index + 1)
+            left += count
+            if index >= 6:
+                outside += count
+            rearmost = index
+    return pips, left, outside, rearmost
+
+
+@njit(cache=True, nogil=True)
+def _gammon_chance(rolls_to_finish, loser_rolls_to_save):
+    """Chance that the leader finishes before the trailer bears a checker off."""
+    return _sigmoid(1.6 * (loser_rolls_to_save - rolls_to_finish) - 0.8)
+
+
+@njit(cache=True, nogil=True)
+def _race_probabilities(board, me, out):
+    """No contact: Kleinman's normal approximation of the pip race, with gammons from how
+    many rolls the leader needs to finish against the trailer's to get a checker off."""
+    you = 1 - me
+    my_pips, my_left, my_outside, _ = _side_summary(board, me)
+    your_pips, your_left, your_outside, _ = _side_summary(board, you)
+    difference = your_pips - my_pips + 4.0  # being on roll is worth about 4 pips
+    total = max(my_pips + your_pips - 4.0, 1.0)
+    win = 0.5 * (1.0 + math.erf(difference / (2.0 * math.sqrt(total))))
+    my_rolls = my_pips / _PIPS_PER_ROLL
+    your_rolls = your_pips / _PIPS_PER_ROLL
+    out[:] = 0.0
+    out[0] = win
+    if your_left == 15:
+        # they save the gammon once every checker is home and one is off
+        your_save = 1.0 + your_outside * 0.5
+        out[1] = min(win, _gammon_chance(my_rolls, your_save))
+    if my_left == 15:
+        my_save = 1.0 + my_outside * 0.5
+        out[3] = min(1.0 - win, _gammon_chance(your_rolls - 0.5, my_save))
+
+
+@njit(cache=True, nogil=True)
+def _contact_score(board, me):
+    """A linear judgement of a contact position for the side on roll, in logit units."""
+    you = 1 - me
+    my_pips, _, _, _ = _side_summary(board, me)
+    your_pips, _, _, _ = _side_summary(board, you)
+    score = (your_pips - my_pips + 8.0) / 22.0
+    for side, sign in ((me, 1.0), (you, -1.0)):
+        other = 1 - side
+        blots = 0.0
+        home_points = 0.0
+        prime = 0
+        best_prime = 0
+        for index in range(24):
+            count = board[side, index]
+            if count >= 2:
+                prime += 1
+                best_prime = max(best_prime, prime)
+                if index < 6:
+                    home_points += 1.0
+            else:
+                prime = 0
+            if count == 1:
+                # a blot in front of opposing checkers is exposed; deeper in their zone, worse
+                opposing_behind = 0
+                for facing in range(24 - index, 25):
+                    opposing_behind += board[other, facing]
+                if opposing_behind > 0:
+                    blots += 1.0 + index / 24.0
+        score += sign * (0.18 * home_points + 0.12 * best_prime * best_prime / 6.0
+                         - 0.22 * blots - 0.45 * board[side, 24])
+    return score
+
+
+@njit(cache=True, nogil=True)
+def heuristic_probabilities(board, me, out):
+    """The heuristic evaluator (see module docstring for ``out``)."""
+    you = 1 - me
+    _, my_left, _, my_rear = _side_summary(board, me)
+    _, your_left, _, your_rear = _side_summary(board, you)
+    if my_left == 0 or your_left == 0:
+        _finished(board, me, out)
+        return
+    if my_rear + 1 < 24 - your_rear:
+        _race_probabilities(board, me, out)
+        return
+    win = _sigmoid(_contact_score(board, me))
+    # gammons: likelier when the loser has checkers back and on the bar, none off
+    my_back = 0.0
+    your_back = 0.0
+    for index in range(18, 25):
+        my_back += board[me, index]
+        your_back += board[you, index]
+    out[0] = win
+    out[1] = win * (0.08 + 0.05 * your_back) if your_left == 15 else 0.0
+    out[1] = min(out[1], win * 0.6)
+    out[2] = out[1] * 0.05 * your_back
+    out[3] = (1.0 - win) * (0.08 + 0.05 * my_back) if my_left == 15 else 0.0
+    out[3] = min(out[3], (1.0 - win) * 0.6)
+    out[4] = out[3] * 0.05 * my_back
+
+
+@njit(cache=True, nogil=True)
+def evaluate(board, me, policy, params, out):
+    """The evaluator behind ``policy`` (``params`` holds a trained net's weights later)."""
+    heuristic_probabilities(board, me, out)
+
+
+@njit(cache=True, nogil=True)
+def _finished(board, me, out):
+    """A finished game, exactly: the side with no checkers left has won."""
+    winner = me
+    for index in range(25):
+        if board[me, index] > 0:
+            winner = 1 - me
+            break
+    loser = 1 - winner
+    loser_left = 0
+    in_winners_home = 0
+    for index in range(25):
+        loser_left += board[loser, index]
+        if index >= 18:  # the winner's home board is the loser's 19..24; the bar counts too
+            in_winners_home += board[loser, index]
+    gammon = 1.0 if loser_left == 15 else 0.0
+    backgammon = 1.0 if loser_left == 15 and in_winners_home > 0 else 0.0
+    out[:] = 0.0
+    if winner == me:
+        out[0], out[1], out[2] = 1.0, gammon, backgammon
+    else:
+        out[3], out[4] = gammon, backgammon
+
+
+def probabilities(board: np.ndarray, policy: int = POLICY_HEURISTIC) -> np.ndarray:
+    """Python helper: the evaluator's five probabilities for the player on roll."""
+    out = np.zeros(5)
+    evaluate(np.ascontiguousarray(board, dtype=np.int8), 1, policy, np.zeros(1), out)
+    return out

@@ -1,0 +1,190 @@
+"""Monte Carlo playouts and the parallel rollout loop, entirely inside numba.
+
+A trial plays the position out from the side on roll (the "root" player) to the end of the
+game, or to a truncation ply, and writes five numbers from the root player's side: win, win
+gammon, win backgammon, lose gammon, lose backgammon (cumulative, gnubg's order). A finished
+game gives 0/1 indicators; a truncated one the evaluator's probabilities.
+
+Dice: trial ``i`` of a rollout seeded ``seed`` draws from its own SplitMix64 stream seeded by
+``trial_seed(seed, i)``, so a trial's result depends on nothing but (seed, i): not on the
+number of threads, nor on how the trials are split into batches. With quasi-random dice the
+first two rolls of trial ``i`` come from two seed-shuffled tables instead (``first_rolls``):
+the first roll cycles through all 36 (or the 30 non-doubles with ``initial``), the second
+through all 36 for each first roll, so each block of 1296 (1080) trials holds every pair of
+opening rolls exactly once.
+
+Variance reduction (luck adjustment): before each roll, the value of the best play for each
+of the 21 rolls is computed with the evaluator (the heuristic for the random policy: any
+value function keeps the estimate unbiased, a better one removes more noise); the luck of the roll actually played is its
+value minus the probability-weighted mean over the 21. Its expectation given the history is
+exactly zero, so subtracting the summed luck from the trial's outcome leaves the mean
+unbiased while removing most of the dice's noise.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange, uint64
+
+from .dice import next_u64, roll_dice
+from .evaluate import POLICY_RANDOM, equity, evaluate
+from .movegen import MAX_PLAYS, _TABLE_SIZE, _WORK_SIZE, generate_plays
+
+NO_TRUNCATION = 0
+
+#: The 21 distinct rolls and their weights out of 36.
+ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], dtype=np.int64)
+ROLL_WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in ROLLS]) / 36.0
+
+
+@njit(cache=True, nogil=True)
+def trial_seed(seed, trial):
+    """A well-mixed 64-bit seed for one trial's dice stream."""
+    state = np.empty(1, dtype=np.uint64)
+    state[0] = uint64(seed) ^ (uint64(trial) * uint64(0xD1B54A32D192ED03))
+    next_u64(state)
+    return next_u64(state)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _swap_sides(probs, out):
+    """Probabilities of the other side: its win is our loss, its gammons ours lost."""
+    out[0] = 1.0 - probs[0]
+    out[1] = probs[3]
+    out[2] = probs[4]
+    out[3] = probs[1]
+    out[4] = probs[2]
+
+
+@njit(cache=True, nogil=True)
+def _best_value(count, policy, params, boards, probs, mover_best):
+    """Index of the play with the best evaluation among ``count`` result boards (mover =
+    row 1); its probabilities from the mover's side go into ``mover_best``."""
+    best = -1e9
+    choice = 0
+    for i in range(count):
+        evaluate(boards[i], 0, policy, params, probs)  # from the next player's side
+        value = -equity(probs)
+        if value > best:
+            best = value
+            choice = i
+            _swap_sides(probs, mover_best)
+    return choice
+
+
+@njit(cache=True, nogil=True)
+def _choose_play(count, policy, params, state, boards, probs, mover_best):
+    """Index of the play the policy picks: uniformly at random, or greedily (0-ply)."""
+    if policy == POLICY_RANDOM:
+        return np.int64(next_u64(state) % uint64(count))
+    return _best_value(count, policy, params, boards, probs, mover_best)
+
+
+@njit(cache=True, nogil=True)
+def play_trial(board, state, first_rolls, initial, policy, params, truncate, reduce_variance,
+               boards, steps, keys, table, work, scratch, out):
+    """Play one game from ``board`` (modified; row 1 on roll) and write the root player's
+    five outcome values, less the summed luck when ``reduce_variance``, into ``out``."""
+    luck = scratch[0]  # root player's side, accumulated
+    probs = scratch[1]
+    mover_value = scratch[2]
+    mean_value = scratch[3]
+    actual_value = scratch[4]
+    for k in range(5):
+        luck[k] = 0.0
+    ply = 0
+    root_on_roll = True
+    while True:
+        # --- the roll
+        if ply < 2 and first_rolls[ply] >= 0:
+            d1 = first_rolls[ply] // 6 + 1
+            d2 = first_rolls[ply] % 6 + 1
+        else:
+            d1, d2 = roll_dice(state)
+            while initial and ply == 0 and d1 == d2:
+                d1, d2 = roll_dice(state)
+        # --- the luck of that roll, measured before it is played
+        if reduce_variance:
+            for k in range(5):
+                mean_value[k] = 0.0
+            for r in range(21):
+                a = ROLLS[r, 0]
+                b = ROLLS[r, 1]
+                count, _ = generate_plays(board, a, b, boards, steps, keys, table, work)
+                _best_value(count, policy, params, boards, probs, mover_value)
+                for k in range(5):
+                    mean_value[k] += ROLL_WEIGHTS[r] * mover_value[k]
+                if (a == d1 and b == d2) or (a == d2 and b == d1):
+                    for k in range(5):
+                        actual_value[k] = mover_value[k]
+            if not (initial and ply == 0):
+                _add_luck(luck, actual_value, mean_value, root_on_roll)
+        # --- the play
+        count, _ = generate_plays(board, d1, d2, boards, steps, keys, table, work)
+        choice = _choose_play(count, policy, params, state, boards, probs, mover_value)
+        mover_done = True
+        for index in range(25):
+            if boards[choice, 1, index] > 0:
+                mover_done = False
+                break
+        for index in range(25):  # swap: the opponent is now on roll
+            board[0, index] = boards[choice, 1, index]
+            board[1, index] = boards[choice, 0, index]
+        ply += 1
+        root_on_roll = not root_on_roll
+        if mover_done or (truncate > 0 and ply >= truncate):
+            evaluate(board, 1, policy, params, probs)  # exact when the game is over
+            if root_on_roll:
+                for k in range(5):
+                    out[k] = probs[k]
+            else:
+                _swap_sides(probs, out)
+            break
+    if reduce_variance:
+        for k in range(5):
+            out[k] -= luck[k]
+
+
+@njit(cache=True, nogil=True)
+def _add_luck(luck, actual, mean, root_on_roll):
+    """Add the mover's luck (actual - mean, mover's side) to the root player's total."""
+    if root_on_roll:
+        for k in range(5):
+            luck[k] += actual[k] - mean[k]
+    else:
+        luck[0] -= actual[0] - mean[0]
+        luck[1] += actual[3] - mean[3]
+        luck[2] += actual[4] - mean[4]
+        luck[3] += actual[1] - mean[1]
+        luck[4] += actual[2] - mean[2]
+
+
+_BLOCK = 16  # trials per parallel work item; each item has its own buffers
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def rollout_trials(start, first_trial, n_trials, seed, first_rolls, initial, policy, params,
+                   truncate, reduce_variance, out):
+    """Trials ``first_trial .. first_trial + n_trials - 1`` into ``out[0:n_trials]``.
+
+    ``first_rolls[i]`` holds trial i's first two roll indices (0..35), or -1 for random ones.
+    """
+    n_blocks = (n_trials + _BLOCK - 1) // _BLOCK
+    for block in prange(n_blocks):
+        boards = np.zeros((MAX_PLAYS, 2, 25), dtype=np.int8)
+        steps = np.full((MAX_PLAYS, 8), -1, dtype=np.int8)
+        keys = np.zeros(MAX_PLAYS, dtype=np.int64)
+        table = np.zeros(_TABLE_SIZE, dtype=np.int64)
+        work = np.zeros(_WORK_SIZE, dtype=np.int64)
+        scratch = np.zeros((5, 5))
+        board = np.empty((2, 25), dtype=np.int8)
+        state = np.empty(1, dtype=np.uint64)
+        rolls = np.empty(2, dtype=np.int64)
+        for t in range(block * _BLOCK, min(n_trials, (block + 1) * _BLOCK)):
+            trial = first_trial + t
+            board[:, :] = start
+            state[0] = trial_seed(seed, trial)
+            rolls[0] = first_rolls[t, 0]
+            rolls[1] = first_rolls[t, 1]
+            play_trial(board, state, rolls, initial, policy, params, truncate,
+                       reduce_variance, boards, steps, keys, table, work, scratch, out[t])

@@ -1,0 +1,227 @@
+"""Rollouts: settings in, outcome rates with standard errors out.
+
+``rollout(position, settings)`` plays ``settings.trials`` games with the numba kernels in
+``bgcli.kernels.playout`` (all cores unless ``settings.threads`` says otherwise) and reports,
+for the player on roll, gnubg's five cumulative rates — Win, W(g), W(bg), L(g), L(bg) — and
+the cubeless money equity 2·Win − 1 + W(g) − L(g) + W(bg) − L(bg), each with its standard
+error (the sample standard deviation of the per-game values over √games) and a 95% interval.
+
+Every result carries the settings that produced it, the seed included (a random one is drawn
+and reported when none is given), and the bgcli version: the same settings give the same
+numbers on any machine and any number of threads. Games run in batches so that progress can
+be shown, the run can stop once the equity's standard error is small enough, and Ctrl-C
+returns the games finished so far, marked partial.
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+import time
+from dataclasses import asdict, dataclass, field, replace
+from typing import Callable
+
+import numpy as np
+
+from . import __version__
+from .position import Position
+
+OUTPUT_NAMES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+Z95 = 1.959963984540054
+_BATCH_SECONDS = 0.5  # aim for progress (and Ctrl-C) at least this often
+
+
+@dataclass(frozen=True)
+class RolloutSettings:
+    trials: int = 1296
+    seed: int | None = None
+    policy: str = "heuristic"
+    truncate: int = 0  # plies; 0 plays every game to the end
+    variance_reduction: bool = True
+    quasi_random: bool = True
+    initial: bool = False
+    stop_se: float | None = None  # stop once the equity's SE is below this...
+    min_games: int = 324  # ...after at least this many games
+    threads: int | None = None  # None: all cores
+
+    def with_seed(self) -> "RolloutSettings":
+        """These settings with a concrete seed (a fresh random one if none was given)."""
+        if self.seed is not None:
+            return self
+        return replace(self, seed=secrets.randbits(63))
+
+    def problems(self) -> list[str]:
+        from .kernels.evaluate import POLICY_NAMES
+
+        problems = []
+        if self.trials < 1:
+            problems.append(f"trials must be at least 1, not {self.trials}")
+        if self.policy not in POLICY_NAMES:
+            problems.append(f"policy must be one of {', '.join(POLICY_NAMES)}, not {self.policy!r}")
+        if self.truncate < 0:
+            problems.append(f"truncation must be 0 (none) or a number of plies, not {self.truncate}")
+        if self.stop_se is not None and self.stop_se <= 0:
+            problems.append(f"the standard error to stop at must be positive, not {self.stop_se}")
+        if self.threads is not None and self.threads < 1:
+            problems.append(f"threads must be at least 1, not {self.threads}")
+        if self.seed is not None and not 0 <= self.seed < 2**63:
+            problems.append(f"seed must be 0 .. 2**63-1, not {self.seed}")
+        return problems
+
+
+@dataclass
+class RolloutResult:
+    position_id: str
+    games: int
+    means: np.ndarray  # the five rates, gnubg's order
+    standard_errors: np.ndarray
+    equity: float
+    equity_se: float
+    settings: RolloutSettings
+    elapsed_seconds: float
+    partial: bool = False
+    version: str = __version__
+    equity_trace: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
+
+    @property
+    def equity_interval(self) -> tuple[float, float]:
+        return self.equity - Z95 * self.equity_se, self.equity + Z95 * self.equity_se
+
+    def row(self) -> dict:
+        """A flat table row: rates with SEs and intervals, equity, settings, version."""
+        row: dict = {"position_id": self.position_id}
+        for name, mean, se in zip(OUTPUT_NAMES, self.means, self.standard_errors):
+            row[name] = float(mean)
+            row[f"{name}_se"] = float(se)
+        low, high = self.equity_interval
+        row.update(equity=self.equity, equity_se=self.equity_se, equity_ci_low=low,
+                   equity_ci_high=high, games=self.games, partial=self.partial)
+        settings = asdict(self.settings)
+        settings.pop("threads")  # results do not depend on it
+        row.update({f"{key}": value for key, value in settings.items()})
+        row.update(bgcli_version=self.version, elapsed_seconds=round(self.elapsed_seconds, 3))
+        return row
+
+
+def first_rolls_table(seed: int, first_trial: int, count: int, quasi_random: bool,
+                      initial: bool) -> np.ndarray:
+    """Each trial's first two roll indices (0..35, -1 for random): the quasi-random tables.
+
+    Trial i takes the (i mod n1)-th entry of a seed-shuffled list of first rolls (all 36, or
+    the 30 non-doubles with ``initial``) and the ((i div n1) mod 36)-th of a shuffled list of
+    second rolls, so every block of n1 x 36 trials holds each pair exactly once.
+    """
+    table = np.full((count, 2), -1, dtype=np.int64)
+    if not quasi_random:
+        return table
+    rng = np.random.default_rng([seed, 0x51A7])
+    first = np.array([k for k in range(36) if not initial or k // 6 != k % 6])
+    first = rng.permutation(first)
+    second = rng.permutation(36)
+    trials = np.arange(first_trial, first_trial + count)
+    table[:, 0] = first[trials % len(first)]
+    table[:, 1] = second[(trials // len(first)) % 36]
+    return table
+
+
+def _summarise(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, float, float]:
+    games = len(values)
+    means = values.mean(axis=0)
+    equities = values @ np.array([2.0, 1.0, 1.0, -1.0, -1.0]) - 1.0
+    if games > 1:
+        ses = values.std(axis=0, ddof=1) / math.sqrt(games)
+        equity_se = float(equities.std(ddof=1) / math.sqrt(games))
+    else:
+        ses = np.full(5, np.nan)
+        equity_se = math.nan
+    return means, ses, float(equities.mean()), equity_se
+
+
+STOP_CHECK_EVERY = 36  # games: where --stop-se may stop, whatever the batch sizes
+
+
+def _first_checkpoint_below(values: np.ndarray, previous: int, done: int,
+                            settings: RolloutSettings) -> int | None:
+    """The first multiple of STOP_CHECK_EVERY in (previous, done], at least min_games, where
+    the equity's SE is below ``stop_se``. Checking at fixed game counts (not at batch ends,
+    which depend on timing) keeps a stopped rollout reproducible."""
+    equities = values[:done] @ np.array([2.0, 1.0, 1.0, -1.0, -1.0]) - 1.0
+    sums = np.cumsum(equities)
+    squares = np.cumsum(equities**2)
+    first = (previous // STOP_CHECK_EVERY + 1) * STOP_CHECK_EVERY
+    for games in range(max(first, 2), done + 1, STOP_CHECK_EVERY):
+        if games < settings.min_games:
+            continue
+        variance = (squares[games - 1] - sums[games - 1] ** 2 / games) / (games - 1)
+        if math.sqrt(max(variance, 0.0) / games) < settings.stop_se:
+            return games
+    return None
+
+
+Progress = Callable[[int, int, float, float, float], None]  # done, total, games/s, eq, se
+
+
+def rollout(position: Position, settings: RolloutSettings = RolloutSettings(),
+            progress: Progress | None = None) -> RolloutResult:
+    """Roll ``position`` out (player on roll). See the module docstring."""
+    import numba
+
+    from .kernels.evaluate import POLICY_NAMES
+    from .kernels.playout import rollout_trials
+
+    problems = settings.problems()
+    if problems:
+        raise ValueError("; ".join(problems))
+    position.validated()
+    settings = settings.with_seed()
+    if settings.threads is not None:
+        numba.set_num_threads(min(settings.threads, numba.config.NUMBA_NUM_THREADS))
+    start = np.ascontiguousarray(position.board, dtype=np.int8)
+    values = np.zeros((settings.trials, 5))
+    policy = POLICY_NAMES[settings.policy]
+    params = np.zeros(1)
+    done = 0
+    batch = 32
+    began = time.perf_counter()
+    partial = False
+    trace: list[float] = []
+    try:
+        while done < settings.trials:
+            count = min(batch, settings.trials - done)
+            rolls = first_rolls_table(settings.seed, done, count, settings.quasi_random,
+                                      settings.initial)
+            t0 = time.perf_counter()
+            rollout_trials(start, done, count, settings.seed, rolls, settings.initial, policy,
+                           params, settings.truncate, settings.variance_reduction,
+                           values[done:done + count])
+            elapsed = time.perf_counter() - t0
+            done += count
+            _, _, eq, eq_se = _summarise(values[:done])
+            trace.append(eq)
+            if progress is not None:
+                progress(done, settings.trials, done / (time.perf_counter() - began), eq, eq_se)
+            if settings.stop_se is not None:
+                stop_at = _first_checkpoint_below(values, done - count, done, settings)
+                if stop_at is not None:
+                    done = stop_at
+                    break
+            # size the next batch for about _BATCH_SECONDS of work
+            rate = count / max(elapsed, 1e-6)
+            batch = int(min(max(32, rate * _BATCH_SECONDS), 1 << 16))
+    except KeyboardInterrupt:
+        partial = True
+        if done == 0:
+            raise
+    means, ses, eq, eq_se = _summarise(values[:done])
+    return RolloutResult(
+        position_id=position.position_id(),
+        games=done,
+        means=means,
+        standard_errors=ses,
+        equity=eq,
+        equity_se=eq_se,
+        settings=settings,
+        elapsed_seconds=time.perf_counter() - began,
+        partial=partial,
+        equity_trace=np.array(trace),
+    )

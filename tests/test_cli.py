@@ -1,0 +1,494 @@
+"""The command line, run in-process through the real ``bgcli.cli.app.main`` wrapper (so the
+one-line error handling and exit codes are what a shell sees), plus two subprocess checks."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from bgcli import __version__
+from bgcli.cli.app import main
+from bgcli.notation.detect import parse_situation
+from bgcli.notation.gnubgid import parse_match_id, parse_position_id
+from bgcli.position import Position
+
+START_ID = "4HPwATDgc/ABMA"
+START_GNUBG = "4HPwATDgc/ABMA:cAkAAAAAAAAE"
+START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
+# Race positions with pip counts printed by GNU Backgammon (tests/fixtures/race.jsonl).
+RACE_65_73 = "f42ABwC/cfAAAA"
+RACE_133_67 = "b1abAABQvu0BAA"
+# A gnubg ID with dice rolled (4-1), made by gnubg itself (tests/fixtures/match_ids.jsonl).
+ROLLED_GNUBG = "DwbA4nACxqqGCQ:EgHmAFAAEAAE"
+# The start position, money game, 3-1 rolled.
+ROLLED_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"
+# Well-formed IDs of impossible positions.
+SHARED_POINT_ID = "4Dn4QDDgc/ABMA"  # an opponent checker on a point the player on roll holds
+SIXTEEN_CHECKERS_ID = "4Dn4ABjwOfgAWA"  # 16 checkers for the player on roll
+
+COMMANDS = ["show", "pips", "moves", "convert"]
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    """Run ``bgcli argv`` in-process; return (exit code, stdout, stderr)."""
+    code = 0
+    try:
+        main(list(argv))
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_one_line_error(err: str, kind: str = "error") -> str:
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith(f"bgcli: {kind}: "), err
+    assert "Traceback" not in err
+    return lines[0]
+
+
+# ----------------------------------------------------------------------------- help, version
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_command_help_has_an_example(capsys, command):
+    code, out, err = run(capsys, command, "--help")
+    assert code == 0, err
+    assert "Example" in out
+    assert f"bgcli {command}" in out
+
+
+def test_top_level_help_lists_every_command(capsys):
+    code, out, _ = run(capsys, "--help")
+    assert code == 0
+    for command in COMMANDS:
+        assert command in out
+
+
+def test_version(capsys):
+    code, out, err = run(capsys, "--version")
+    assert code == 0
+    assert out.strip() == f"bgcli {__version__}"
+    assert err == ""
+
+
+def test_no_arguments_shows_help_and_a_usage_error(capsys):
+    code, out, err = run(capsys)
+    assert code == 2
+    assert "Usage" in out and "show" in out
+    line = assert_one_line_error(err, "usage error")
+    assert "missing command" in line
+
+
+def test_unknown_command_is_a_usage_error(capsys):
+    code, out, err = run(capsys, "frobnicate")
+    assert code == 2
+    assert out == ""
+    assert_one_line_error(err, "usage error")
+
+
+# ----------------------------------------------------------------------------- show
+
+
+def test_show_start_position(capsys):
+    code, out, err = run(capsys, "show", START_ID)
+    assert code == 0, err
+    assert err == ""
+    assert f"Position ID: {START_ID}" in out
+    assert "Match ID: cAkAAAAAAAAE" in out
+    assert START_XGID in out
+    assert "X  pips 167" in out and "O  pips 167" in out
+    assert "money game" in out and "not yet rolled" in out
+    # the board frame with both point-number rows
+    assert "+13-14-15-16-17-18-+---+19-20-21-22-23-24-+" in out
+    assert "+12-11-10--9--8--7-+---+-6--5--4--3--2--1-+" in out
+    # five X checkers on the 13-point are drawn in the column under "13"
+    top_rows = out.splitlines()[1:6]
+    assert all(row.startswith(" | X ") for row in top_rows)
+
+
+@pytest.mark.parametrize("text", [START_ID, START_GNUBG, START_XGID, f"  {START_ID}  "])
+def test_show_accepts_every_notation(capsys, text):
+    code, out, _ = run(capsys, "show", text)
+    assert code == 0
+    assert f"Position ID: {START_ID}" in out
+
+
+def test_show_with_dice_option(capsys):
+    code, out, _ = run(capsys, "show", START_ID, "--dice", "6-5")
+    assert code == 0
+    assert "Dice: 65." in out
+
+
+def test_show_json_fields(capsys):
+    code, out, err = run(capsys, "show", RACE_65_73, "-f", "json")
+    assert code == 0, err
+    [row] = json.loads(out)
+    assert row["position_id"] == RACE_65_73
+    assert (row["pips_on_roll"], row["pips_opponent"]) == (65, 73)
+    assert row["cube_owner"] == "centred"
+    assert parse_situation(row["xgid"]).position == parse_position_id(RACE_65_73)
+    on_roll = [int(n) for n in row["board_on_roll"].split()]
+    assert len(on_roll) == 25
+    assert on_roll == Position.from_id(RACE_65_73).board[1].tolist()
+
+
+# ----------------------------------------------------------------------------- pips
+
+PIP_POSITIONS = [(START_ID, 167, 167), (RACE_65_73, 65, 73), (RACE_133_67, 133, 67),
+                 (START_XGID, 167, 167)]
+
+
+def test_pips_csv(capsys):
+    code, out, err = run(capsys, "pips", *[p for p, _, _ in PIP_POSITIONS], "--format", "csv")
+    assert code == 0, err
+    assert err == ""
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert len(rows) == len(PIP_POSITIONS)
+    header = out.splitlines()[0].split(",")
+    for column in ("input", "position_id", "pips_on_roll", "pips_opponent", "pip_difference",
+                   "keith_verdict", "thorp_verdict", "kleinman_win_probability"):
+        assert column in header
+    for row, (text, on_roll, opponent) in zip(rows, PIP_POSITIONS):
+        assert row["input"] == text
+        assert int(row["pips_on_roll"]) == on_roll
+        assert int(row["pips_opponent"]) == opponent
+        assert int(row["pip_difference"]) == opponent - on_roll  # how far on roll is ahead
+    assert rows[3]["position_id"] == START_ID  # the XGID was read as the start position
+    assert float(rows[0]["kleinman_win_probability"]) == pytest.approx(0.5619, abs=1e-4)
+
+
+def test_pips_tsv(capsys):
+    code, out, _ = run(capsys, "pips", START_ID, RACE_65_73, "-f", "tsv")
+    assert code == 0
+    rows = list(csv.DictReader(io.StringIO(out), delimiter="\t"))
+    assert [(r["position_id"], int(r["pips_on_roll"])) for r in rows] == [
+        (START_ID, 167), (RACE_65_73, 65)]
+    assert all("\t" in line for line in out.splitlines())
+
+
+def test_pips_json_and_ndjson_agree(capsys):
+    ids = [p for p, _, _ in PIP_POSITIONS]
+    code, out, _ = run(capsys, "pips", *ids, "-f", "json")
+    assert code == 0
+    array = json.loads(out)
+    code, out, _ = run(capsys, "pips", *ids, "-f", "ndjson")
+    assert code == 0
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert array == lines
+    assert [(r["pips_on_roll"], r["pips_opponent"]) for r in lines] == [
+        (a, b) for _, a, b in PIP_POSITIONS]
+    assert isinstance(lines[0]["is_race"], bool) and lines[0]["is_race"] is False
+
+
+def test_pips_table(capsys):
+    code, out, _ = run(capsys, "pips", START_ID, RACE_65_73)
+    assert code == 0
+    lines = out.splitlines()
+    header = lines[0].split()
+    assert header[0] == "position_id"
+    assert "pips_on_roll" in header and "pips_opponent" in header
+    assert set(lines[1]) <= {"-", " "}
+    assert len(lines) == 4
+    on_roll, opponent = header.index("pips_on_roll"), header.index("pips_opponent")
+    for line, (position_id, a, b) in zip(lines[2:], [(START_ID, "167", "167"),
+                                                      (RACE_65_73, "65", "73")]):
+        cells = line.split()  # the first columns hold no spaces
+        assert (cells[0], cells[on_roll], cells[opponent]) == (position_id, a, b)
+
+
+def test_pips_input_file_skips_comments_and_blank_lines(capsys, tmp_path):
+    path = tmp_path / "positions.txt"
+    path.write_text(f"# a header comment\n\n{START_ID}   # the start\n   \n{RACE_65_73}\n"
+                    "#" + RACE_133_67 + "\n")
+    code, out, err = run(capsys, "pips", "--input", str(path), "-f", "csv")
+    assert code == 0, err
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [r["position_id"] for r in rows] == [START_ID, RACE_65_73]
+
+
+def test_pips_reads_stdin(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"{RACE_133_67}\n\n{START_GNUBG}\n"))
+    code, out, err = run(capsys, "pips", "-", "-f", "ndjson")
+    assert code == 0, err
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [(r["pips_on_roll"], r["pips_opponent"]) for r in rows] == [(133, 67), (167, 167)]
+
+
+def test_pips_input_dash_reads_stdin(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"{START_ID}\n"))
+    code, out, _ = run(capsys, "pips", "-i", "-", "-f", "json")
+    assert code == 0
+    assert [r["position_id"] for r in json.loads(out)] == [START_ID]
+
+
+def test_pips_bad_line_in_file_reports_file_and_line(capsys, tmp_path):
+    path = tmp_path / "mixed.txt"
+    path.write_text(f"{START_ID}\n# comment\nnot-a-position\n{RACE_65_73}\n")
+    code, out, err = run(capsys, "pips", "-i", str(path), "-f", "csv")
+    assert code == 1
+    line = assert_one_line_error(err)
+    assert f"{path}:3" in line
+    assert "not-a-position" in line
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [r["position_id"] for r in rows] == [START_ID, RACE_65_73]
+
+
+def test_pips_bad_argument_reports_argument_number(capsys):
+    code, out, err = run(capsys, "pips", START_ID, SHARED_POINT_ID, "-f", "json")
+    assert code == 1
+    line = assert_one_line_error(err)
+    assert "argument 2" in line and SHARED_POINT_ID in line
+    assert [r["position_id"] for r in json.loads(out)] == [START_ID]
+
+
+def test_pips_missing_file_is_a_usage_error(capsys, tmp_path):
+    missing = tmp_path / "nope.txt"
+    code, out, err = run(capsys, "pips", "-i", str(missing))
+    assert code == 2
+    assert out == ""
+    line = assert_one_line_error(err)
+    assert "nope.txt" in line
+
+
+def test_pips_with_nothing_to_do_is_a_usage_error(capsys):
+    code, out, err = run(capsys, "pips")
+    assert code == 2
+    assert_one_line_error(err, "usage error")
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json", "ndjson", "tsv"])
+def test_stdout_carries_only_data(capsys, fmt, tmp_path):
+    """Every byte of stdout belongs to the data, even when a row fails (stderr then)."""
+    path = tmp_path / "in.txt"
+    path.write_text(f"{START_ID}\nbogus\n{RACE_65_73}\n")
+    code, out, err = run(capsys, "pips", "-i", str(path), "-f", fmt)
+    assert code == 1
+    assert "bogus" in err and "bogus" not in out
+    if fmt == "json":
+        data = json.loads(out)
+    elif fmt == "ndjson":
+        data = [json.loads(line) for line in out.splitlines()]
+    else:
+        data = list(csv.DictReader(io.StringIO(out), delimiter="," if fmt == "csv" else "\t"))
+        assert len(out.splitlines()) == 3  # header + two rows, nothing else
+    assert [row["position_id"] for row in data] == [START_ID, RACE_65_73]
+
+
+# ----------------------------------------------------------------------------- errors
+
+
+@pytest.mark.parametrize("dice", ["07", "7", "abc", "00", "77", "3-9"])
+def test_bad_dice_are_usage_errors(capsys, dice):
+    code, out, err = run(capsys, "moves", START_ID, dice)
+    assert code == 2
+    assert out == ""
+    line = assert_one_line_error(err, "usage error")
+    assert repr(dice) in line
+
+
+@pytest.mark.parametrize("dice", ["07", "abc"])
+def test_bad_dice_option_of_show(capsys, dice):
+    code, out, err = run(capsys, "show", START_ID, "-d", dice)
+    assert code == 2
+    assert_one_line_error(err, "usage error")
+
+
+def test_moves_without_dice_and_none_rolled(capsys):
+    code, out, err = run(capsys, "moves", START_ID)
+    assert code == 2
+    assert out == ""
+    assert_one_line_error(err, "usage error")
+
+
+@pytest.mark.parametrize("command", ["show", "moves", "pips", "convert"])
+@pytest.mark.parametrize("text", [
+    "4HPwATDgc/ABM",  # 13 characters
+    "4HPwATDgc/AB!A",  # not base64
+    "hello world",
+    "4HPwATDgc/ABMA:cAkAAAAAAAA",  # match ID too short
+    "XGID=-b----E-C---eE---c-e----Q-:0:0:1:00:0:0:0:0:10",  # 'Q' on the board
+    "XGID=-b----E-C---eE---c-e----B-:0:0:1:77:0:0:0:0:10",  # dice 77
+    SHARED_POINT_ID,
+    SIXTEEN_CHECKERS_ID,
+])
+def test_bad_ids_exit_1_with_one_line(capsys, command, text):
+    argv = [command, text] + (["31"] if command == "moves" else [])
+    code, out, err = run(capsys, *argv)
+    assert code == 1, err
+    line = assert_one_line_error(err)
+    assert repr(text) in line
+    if command in ("show", "moves"):
+        assert out == ""
+
+
+def test_impossible_position_names_the_problem(capsys):
+    _, _, err = run(capsys, "show", SHARED_POINT_ID)
+    assert "held by both sides" in err
+    _, _, err = run(capsys, "show", SIXTEEN_CHECKERS_ID)
+    assert "more than 15 checkers" in err
+
+
+# ----------------------------------------------------------------------------- moves
+
+
+def test_moves_opening_31(capsys):
+    code, out, err = run(capsys, "moves", START_ID, "31", "-f", "json")
+    assert code == 0, err
+    rows = json.loads(out)
+    assert len(rows) == 16
+    assert [r["play"] for r in rows] == list(range(1, 17))
+    notations = {r["move"] for r in rows}
+    assert len(notations) == 16
+    assert {"8/5 6/5", "24/20", "13/9", "6/2", "24/23 24/21", "13/10 6/5"} <= notations
+    results = set()
+    for row in rows:
+        position_id, match_id = row["result_id"].split(":")
+        position = parse_position_id(position_id)
+        state = parse_match_id(match_id)
+        assert position_id == row["result_position_id"]
+        assert state.player_on_roll == 0 and not state.dice_rolled
+        # the opponent is on roll: still 167 pips for them, 163 for the mover
+        assert position.pips() == (167, 163)
+        results.add(position_id)
+    assert len(results) == 16
+
+
+def test_moves_8_5_6_5_result(capsys):
+    code, out, _ = run(capsys, "moves", START_ID, "3-1", "-f", "csv")
+    assert code == 0
+    row = next(r for r in csv.DictReader(io.StringIO(out)) if r["move"] == "8/5 6/5")
+    after = parse_position_id(row["result_position_id"]).swapped()  # mover's view
+    expected = Position.from_points({24: 2, 13: 5, 8: 2, 6: 4, 5: 2}, {24: 2, 13: 5, 8: 3, 6: 5})
+    assert after == expected
+
+
+def test_moves_table_default(capsys):
+    code, out, _ = run(capsys, "moves", START_ID, "66")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].split() == ["play", "move", "result_id", "result_position_id"]
+    assert any("24/18(2) 13/7(2)" in line for line in lines)
+
+
+def test_moves_dice_from_xgid(capsys):
+    code, out, err = run(capsys, "moves", ROLLED_XGID, "-f", "ndjson")
+    assert code == 0, err
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert len(rows) == 16
+    assert "8/5 6/5" in {r["move"] for r in rows}
+
+
+def test_moves_dice_from_match_id(capsys):
+    code, out, err = run(capsys, "moves", ROLLED_GNUBG, "-f", "json")
+    assert code == 0, err
+    rows = json.loads(out)
+    from bgcli.moves import legal_plays
+
+    expected = legal_plays(Position.from_id(ROLLED_GNUBG.split(":")[0]), (4, 1))
+    assert [r["move"] for r in rows] == [p.notation for p in expected]
+    assert rows
+    for row in rows:  # the roll is spent and the other player (1) is on roll
+        state = parse_match_id(row["result_id"].split(":")[1])
+        assert state.player_on_roll == 1 and state.dice == (0, 0)
+        assert state.match_length == 7 and state.score == (5, 2) and state.cube_value == 4
+
+
+def test_moves_argument_dice_override_rolled_dice(capsys):
+    code, out, _ = run(capsys, "moves", ROLLED_XGID, "66", "-f", "json")
+    assert code == 0
+    assert "24/18(2) 13/7(2)" in {r["move"] for r in json.loads(out)}
+
+
+def test_moves_no_legal_play(capsys):
+    # X has one checker on the bar; O holds all six home points: nothing can enter.
+    closed = Position.from_points({25: 1, 6: 2}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2})
+    code, out, err = run(capsys, "moves", closed.position_id(), "64", "-f", "json")
+    assert code == 0, err
+    [row] = json.loads(out)
+    assert row["play"] == 0 and "no legal play" in row["move"]
+    assert parse_position_id(row["result_position_id"]) == closed.swapped()
+
+
+# ----------------------------------------------------------------------------- convert
+
+CONVERT_CASES = [
+    START_GNUBG,
+    ROLLED_GNUBG,
+    "GIQFmzUYAySwAA:cQlgAaAAIAAE",  # 11-point match, cube 2, from gnubg
+    "cGBABwA+BuA9AA:QQlgAQAACAAE",  # cube owned by player 0, from gnubg
+    f"{RACE_65_73}:cAkAAAAAAAAE",
+    f"{RACE_133_67}:cAn7ACAAGAAE",  # 7-point match at 2-3 with 66 rolled
+]
+
+
+@pytest.mark.parametrize("gnubg_id", CONVERT_CASES)
+def test_convert_round_trip_gnubg_xgid_gnubg(capsys, gnubg_id):
+    code, out, err = run(capsys, "convert", gnubg_id, "--to", "xgid")
+    assert code == 0, err
+    xgid = out.strip()
+    assert xgid.startswith("XGID=") and "\n" not in xgid
+    code, out, err = run(capsys, "convert", xgid, "--to", "gnubg")
+    assert code == 0, err
+    assert out.strip() == gnubg_id
+    assert parse_situation(xgid) == parse_situation(gnubg_id)
+
+
+def test_convert_start_to_xgid_and_posid(capsys):
+    code, out, _ = run(capsys, "convert", START_GNUBG)
+    assert code == 0
+    assert out == START_XGID + "\n"
+    code, out, _ = run(capsys, "convert", START_XGID, "-t", "posid")
+    assert out == START_ID + "\n"
+
+
+def test_convert_csv_has_input_and_output(capsys):
+    code, out, _ = run(capsys, "convert", START_ID, RACE_65_73, "-t", "gnubg", "-f", "csv")
+    assert code == 0
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert rows == [{"input": START_ID, "output": START_GNUBG},
+                    {"input": RACE_65_73, "output": f"{RACE_65_73}:cAkAAAAAAAAE"}]
+
+
+def test_convert_bad_row_keeps_good_rows(capsys):
+    code, out, err = run(capsys, "convert", START_ID, "junk", RACE_65_73, "-t", "posid")
+    assert code == 1
+    assert out.split() == [START_ID, RACE_65_73]
+    assert "argument 2" in assert_one_line_error(err)
+
+
+def test_convert_bad_target_is_a_usage_error(capsys):
+    code, _, err = run(capsys, "convert", START_ID, "--to", "fen")
+    assert code == 2
+    assert_one_line_error(err, "usage error")
+
+
+# ----------------------------------------------------------------------------- subprocess
+
+
+def _subprocess(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "bgcli", *args], capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_python_m_bgcli_help():
+    result = _subprocess("--help")
+    assert result.returncode == 0, result.stderr
+    for command in COMMANDS:
+        assert command in result.stdout
+    assert "Traceback" not in result.stderr
+
+
+def test_python_m_bgcli_bad_id_has_no_traceback():
+    result = _subprocess("show", "not/an/id")
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert result.stderr.count("\n") == 1
+    assert result.stderr.startswith("bgcli: error: ") and "'not/an/id'" in result.stderr
+    assert result.stdout == ""
