@@ -28,7 +28,7 @@ from numba import njit, prange, uint64
 
 from .dice import next_u64, roll_dice
 from .evaluate import POLICY_RANDOM, equity, evaluate
-from .movegen import MAX_PLAYS, _TABLE_SIZE, _WORK_SIZE, generate_plays
+from .movegen import generate_plays, new_buffers
 
 NO_TRUNCATION = 0
 
@@ -171,11 +171,7 @@ def rollout_trials(start, first_trial, n_trials, seed, first_rolls, initial, pol
     """
     n_blocks = (n_trials + _BLOCK - 1) // _BLOCK
     for block in prange(n_blocks):
-        boards = np.zeros((MAX_PLAYS, 2, 25), dtype=np.int8)
-        steps = np.full((MAX_PLAYS, 8), -1, dtype=np.int8)
-        keys = np.zeros(MAX_PLAYS, dtype=np.int64)
-        table = np.zeros(_TABLE_SIZE, dtype=np.int64)
-        work = np.zeros(_WORK_SIZE, dtype=np.int64)
+        boards, steps, keys, table, work = new_buffers()
         scratch = np.zeros((5, 5))
         board = np.empty((2, 25), dtype=np.int8)
         state = np.empty(1, dtype=np.uint64)
