@@ -1,0 +1,68 @@
+"""What the commands share: the Typer app, common options and input helpers."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from .. import __version__
+from ..errors import BgcliError
+from .inputs import gather
+from .output import OutputFormat
+
+app = typer.Typer(
+    name="bgcli",
+    help="Backgammon analysis from the shell: boards, pip counts and race metrics, legal moves, rollouts.\n\n"
+    "Positions may be gnubg Position IDs, POSITIONID:MATCHID or XGIDs.",
+    add_completion=False,
+    no_args_is_help=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+FormatOption = typer.Option(
+    OutputFormat.table, "--format", "-f", help="Output format: table, csv, tsv, json or ndjson."
+)
+InputOption = typer.Option(
+    None, "--input", "-i", help="Read positions from FILE, one per line ('#' starts a comment; '-' is stdin).",
+)
+
+
+def report(label: str, error: Exception) -> None:
+    typer.echo(f"bgcli: error: {label}: {error}", err=True)
+
+
+def _version_callback(value: bool) -> None:
+    if value:
+        typer.echo(f"bgcli {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(False, "--version", callback=_version_callback, is_eager=True,
+                                 help="Print the version and exit."),
+) -> None:
+    """Backgammon analysis from the shell."""
+
+
+def parse_dice_option(text: Optional[str]):
+    if text is None:
+        return None
+    from ..notation.dice import parse_dice
+
+    try:
+        return parse_dice(text)
+    except BgcliError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
+def situations(positions, input_file):
+    """Yield (label, text, situation or error) for every position given."""
+    from ..notation.detect import parse_situation
+
+    for raw in gather(positions, input_file):
+        try:
+            yield raw, parse_situation(raw.text), None
+        except BgcliError as exc:
+            yield raw, None, exc

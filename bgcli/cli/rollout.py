@@ -1,0 +1,137 @@
+"""The rollout command."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from .common import FormatOption, InputOption, app, report, situations
+from .output import OutputFormat, emit
+
+ROLLOUT_TABLE_COLUMNS = ["position_id", "Win", "W(g)", "W(bg)", "L(g)", "L(bg)", "Equity",
+                         "games", "seed"]
+
+
+def _plus_minus(mean: float, se: float) -> str:
+    return f"{mean:.4f} ±{se:.4f}"
+
+
+def _rollout_table_row(row: dict) -> dict:
+    """gnubg-style columns for the table format: each rate with its standard error."""
+    out = {"position_id": row["position_id"]}
+    for name, label in (("win", "Win"), ("win_gammon", "W(g)"), ("win_backgammon", "W(bg)"),
+                        ("lose_gammon", "L(g)"), ("lose_backgammon", "L(bg)"), ("equity", "Equity")):
+        out[label] = _plus_minus(row[name], row[f"{name}_se"])
+    out["games"] = row["games"] if not row["partial"] else f"{row['games']} (partial)"
+    out["seed"] = row["seed"]
+    return out
+
+
+class _RolloutProgress:
+    """Progress on stderr: a live bar on a terminal, an occasional line otherwise."""
+
+    def __init__(self, label: str, total: int):
+        import rich.progress
+
+        self.interactive = sys.stderr.isatty()
+        self.label = label
+        self.last_line = 0.0
+        self.bar = None
+        if self.interactive:
+            console = rich.console.Console(stderr=True)
+            self.bar = rich.progress.Progress(
+                rich.progress.TextColumn("{task.description}"),
+                rich.progress.BarColumn(),
+                rich.progress.MofNCompleteColumn(),
+                rich.progress.TextColumn("{task.fields[status]}"),
+                console=console, transient=True)
+            self.task = self.bar.add_task(label, total=total, status="")
+            self.bar.start()
+
+    def __call__(self, done: int, total: int, rate: float, equity: float, se: float) -> None:
+        status = f"{rate:,.0f} games/s  equity {equity:+.4f} ±{se:.4f}"
+        if self.bar is not None:
+            self.bar.update(self.task, completed=done, status=status)
+        else:
+            import time
+
+            now = time.monotonic()
+            if now - self.last_line > 10 or done == total:
+                self.last_line = now
+                typer.echo(f"{self.label}: {done}/{total} games, {status}", err=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+@app.command()
+def rollout(
+    positions: Optional[List[str]] = typer.Argument(None, help="Positions; '-' reads stdin."),
+    input_file: Optional[Path] = InputOption,
+    trials: int = typer.Option(1296, "--trials", "-n", min=1, help="Games per position."),
+    seed: Optional[int] = typer.Option(None, "--seed", "-s", min=0, max=2**63 - 1,
+                                       help="Dice seed; a random one is drawn and reported if omitted."),
+    threads: Optional[int] = typer.Option(None, "--threads", "-t", min=1,
+                                          help="Threads (default: all cores). Results do not depend on it."),
+    truncate: int = typer.Option(0, "--truncate", min=0,
+                                 help="Stop each game after this many plies and score it with the evaluator (0: play to the end)."),
+    variance_reduction: bool = typer.Option(True, "--variance-reduction/--no-variance-reduction",
+                                            help="Subtract each roll's luck, measured by the evaluator."),
+    quasi_random: bool = typer.Option(True, "--quasi-random/--no-quasi-random",
+                                      help="Spread the first two rolls evenly: 1296 games hold every pair once."),
+    initial: bool = typer.Option(False, "--initial", help="Treat the position as the start of a game: no doubles on the first roll."),
+    stop_se: Optional[float] = typer.Option(None, "--stop-se", min=0.0,
+                                            help="Stop once the equity's standard error is below this..."),
+    min_games: int = typer.Option(324, "--min-games", min=2, help="...after at least this many games."),
+    policy: str = typer.Option("heuristic", "--policy", help="How the games are played: heuristic (greedy, 0-ply) or random."),
+    fmt: OutputFormat = FormatOption,
+) -> None:
+    """Monte Carlo rollout: Win, W(g), W(bg), L(g), L(bg) and cubeless equity for the player on roll, each with its standard error; every row carries the settings (seed included) that reproduce it.
+
+    Example:  bgcli rollout 4HPwATDgc/ABMA --trials 1296 --seed 1
+    """
+    from ..rollout import RolloutSettings
+    from ..rollout import rollout as run_rollout
+
+    settings = RolloutSettings(
+        trials=trials, seed=seed, policy=policy, truncate=truncate,
+        variance_reduction=variance_reduction, quasi_random=quasi_random, initial=initial,
+        stop_se=stop_se, min_games=min_games, threads=threads,
+    )
+    problems = settings.problems()
+    if problems:
+        raise typer.BadParameter("; ".join(problems))
+    settings = settings.with_seed()
+    rows, failed, interrupted = [], 0, False
+    for raw, situation, error in situations(positions, input_file):
+        if error is not None:
+            report(raw.label, error)
+            failed += 1
+            continue
+        progress = _RolloutProgress(raw.text, settings.trials)
+        try:
+            result = run_rollout(situation.position, settings, progress)
+        except KeyboardInterrupt:
+            interrupted = True
+            break
+        finally:
+            progress.close()
+        rows.append({"input": raw.text} | result.row())
+        if result.partial:
+            interrupted = True
+            break
+    if not rows and not failed and not interrupted:
+        raise typer.BadParameter("give positions as arguments, with --input FILE, or '-' for stdin")
+    if fmt == OutputFormat.table:
+        emit([_rollout_table_row(row) for row in rows], fmt)
+    else:
+        emit(rows, fmt)
+    if interrupted:
+        typer.echo("bgcli: interrupted: the last row is partial", err=True)
+        raise typer.Exit(130)
+    if failed:
+        raise typer.Exit(1)
