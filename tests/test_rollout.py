@@ -572,3 +572,31 @@ def test_cli_rollout_bad_options_exit_2_with_one_line(capsys, bad):
     assert len(lines) == 1, err
     assert lines[0].startswith("bgcli: usage error: ")
     assert "Traceback" not in err
+
+
+def test_ctrl_c_prints_the_partial_result_marked_partial():
+    """SIGINT during a long rollout: the games so far are printed, marked partial, exit 130."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bgcli", "rollout", "4HPwATDgc/ABMA", "--trials", "10000000",
+         "--seed", "3", "-f", "json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        # the first progress line means the kernels are loaded and games are being played
+        line = process.stderr.readline()
+        assert "games" in line, line
+        time.sleep(1.0)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130
+    rows = json.loads(out)
+    assert len(rows) == 1 and rows[0]["partial"] is True
+    assert 0 < rows[0]["games"] < 10000000 and rows[0]["equity_se"] > 0
+    assert "partial" in err and "Traceback" not in err
