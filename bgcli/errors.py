@@ -19,3 +19,18 @@ class IllegalPositionError(BgcliError, ValueError):
 
 class IllegalMoveError(BgcliError, ValueError):
     """A move that is not legal in the given position with the given dice."""
+
+
+class CollectionError(BgcliError):
+    """A collection of positions that cannot be read at all (a missing file, not UTF-8, a CSV
+    header without a ``position`` column). A single bad row is not this: it is reported by
+    file and line and the rest of the collection is still read."""
+
+
+class OutputError(BgcliError):
+    """An output file that cannot be written, or cannot be resumed as asked (written by other
+    settings, another bgcli version, or not the format its name says)."""
+
+
+class ClusterError(BgcliError):
+    """A Dask cluster that cannot be reached, or whose workers cannot run this bgcli."""

@@ -58,10 +58,14 @@ def parse_dice_option(text: Optional[str]):
 
 
 def situations(positions, input_file):
-    """Yield (label, text, situation or error) for every position given."""
+    """Yield (raw position, situation or None, error or None) for every position given."""
+    from ..errors import ParseError
     from ..notation.detect import parse_situation
 
     for raw in gather(positions, input_file):
+        if raw.error is not None:
+            yield raw, None, ParseError(raw.error)
+            continue
         try:
             yield raw, parse_situation(raw.text), None
         except BgcliError as exc:

@@ -1,57 +1,49 @@
 """Where positions come from: arguments, ``--input FILE`` or standard input (``-``).
 
-Each position keeps a label saying where it came from (``argument 2``, ``games.txt:14``,
-``<stdin>:3``) so a bad row can be reported by line while the rest go on.
+Files and standard input are read as collections (``bgcli.collections``): CSV with a
+``position`` column or plain text, one position per line with ``#`` comments. Each position
+keeps a label saying where it came from (``argument 2``, ``games.txt:14``, ``<stdin>:3``) so a
+bad row can be reported by line while the rest go on.
 """
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from ..errors import BgcliError
+from ..collections import EntryError, read_collection
+from ..errors import BgcliError, CollectionError
 
 
 class InputError(BgcliError):
-    """A missing or unreadable input file (a usage error: exit code 2)."""
+    """Input or output that cannot be used at all (a usage error: exit code 2)."""
 
 
 @dataclass(frozen=True)
 class RawPosition:
     text: str
     label: str
+    error: str | None = None  # why this row holds no position, if it does not
 
 
-def _lines(stream, name: str) -> Iterator[RawPosition]:
-    for number, line in enumerate(stream, start=1):
-        text = line.split("#", 1)[0].strip()
-        if text:
-            yield RawPosition(text, f"{name}:{number}")
-
-
-def read_file(path: Path) -> Iterator[RawPosition]:
+def _collection(path: Path | None) -> Iterator[RawPosition]:
     try:
-        with open(path, encoding="utf-8") as stream:
-            yield from _lines(stream, str(path))
-    except FileNotFoundError:
-        raise InputError(f"input file not found: {str(path)!r}") from None
-    except IsADirectoryError:
-        raise InputError(f"input is a directory, not a file: {str(path)!r}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read input file {str(path)!r}: {exc}") from None
+        for item in read_collection(path):
+            if isinstance(item, EntryError):
+                yield RawPosition("", item.label, item.message)
+            else:
+                yield RawPosition(item.position, item.label)
+    except CollectionError as exc:
+        raise InputError(str(exc)) from None
 
 
 def gather(arguments: list[str] | None, input_file: Path | None) -> Iterator[RawPosition]:
     """Positions from the arguments in order (``-`` reads stdin there), then the file."""
     for index, argument in enumerate(arguments or [], start=1):
         if argument == "-":
-            yield from _lines(sys.stdin, "<stdin>")
+            yield from _collection(None)
         else:
             yield RawPosition(argument, f"argument {index}")
     if input_file is not None:
-        if str(input_file) == "-":
-            yield from _lines(sys.stdin, "<stdin>")
-        else:
-            yield from read_file(input_file)
+        yield from _collection(None if str(input_file) == "-" else input_file)

@@ -1,0 +1,590 @@
+"""Batches: a collection of positions in, one tidy row per position out, streamed to a file.
+
+``run_batch`` takes the entries of a collection (``bgcli.collections``) and yields one
+``Outcome`` per entry as each position completes: its row, or why it failed, or that it was
+skipped because an earlier run already wrote it. ``open_output`` writes rows to CSV, JSON
+lines or Parquet as they come, so a killed run loses at most the positions in flight.
+
+Rows. ``columns(plan)`` fixes the columns and their order for a batch, the same on every
+machine and on every run: ``id``, ``name``, ``input``, ``position_id``, ``match_id``,
+``xgid``, every race metric exactly as ``bgcli pips`` gives it (floats rounded to 4
+decimals), then with rollouts the five rates with their standard errors, the equity with its
+standard error and 95% interval, the games played and the rollout settings (``master_seed``
+and the position's own ``seed`` included), and last ``bgcli_version`` and
+``elapsed_seconds``. Values are plain: a number that is not finite (a standard error after
+one game, Kleinman's K at the end of a race) is written as null.
+
+Seeds. A rollout in a batch is seeded with ``position_seed(master_seed, position_id,
+match_id)``, a BLAKE2b hash reduced to 63 bits. So a position's numbers do not depend on its
+place in the collection, on which process rolls it out or on how often it was retried, and
+``bgcli rollout POSITION --seed SEED`` with the row's ``seed`` reproduces the row.
+
+Where positions run. By default one at a time in this process: the rollout kernel already
+uses every core, and race metrics take well under a millisecond. With a client from
+``connect(ADDRESS)`` they go to a ``dask.distributed`` cluster instead (see
+``_dask_outcomes``); rows then arrive in the order they finish rather than collection order,
+with the same values.
+
+This module imports the standard library and bgcli's pure modules; numba (through
+``bgcli.rollout``), pyarrow and dask are imported only when a batch needs them.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import math
+import os
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import IO, Callable, Iterable, Iterator
+
+from . import __version__
+from .collections import Entry, EntryError
+from .errors import BgcliError, ClusterError, OutputError
+from .rollout import RolloutSettings
+
+__all__ = [
+    "FORMATS", "BatchPlan", "Outcome", "Done", "analyse", "columns", "position_seed",
+    "format_for", "connect", "run_batch", "read_done", "check_resumable", "open_output", "journal_path",
+]
+
+FORMATS = ("csv", "jsonl", "parquet")
+_EXTENSIONS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".parquet": "parquet",
+               ".pq": "parquet"}
+
+# (column, type) in the order they are written; types: str, int, float, bool
+ID_COLUMNS = [("id", "str"), ("name", "str"), ("input", "str"), ("position_id", "str"),
+              ("match_id", "str"), ("xgid", "str")]
+RACE_COLUMNS = [
+    ("is_race", "bool"), ("pips_on_roll", "int"), ("pips_opponent", "int"),
+    ("pip_difference", "int"),
+    *[(f"{rule}_{key}", kind) for rule in ("keith", "thorp") for key, kind in (
+        ("on_roll", "int"), ("opponent", "int"), ("leader_adjusted", "float"),
+        ("verdict", "str"), ("action", "str"), ("response", "str"))],
+    ("isight_on_roll", "int"), ("isight_opponent", "int"), ("isight_gwc_percent", "float"),
+    ("isight_verdict", "str"), ("isight_action", "str"), ("isight_response", "str"),
+    ("eight_nine_twelve_ahead_percent", "float"), ("eight_nine_twelve_verdict", "str"),
+    ("eight_nine_twelve_action", "str"), ("eight_nine_twelve_response", "str"),
+    ("kleinman_sum", "int"), ("kleinman_diff", "int"), ("kleinman_count", "float"),
+    ("kleinman_win_probability", "float"),
+]
+_RATES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon", "equity")
+ROLLOUT_COLUMNS = [
+    *[(f"{rate}{suffix}", "float") for rate in _RATES for suffix in ("", "_se")],
+    ("equity_ci_low", "float"), ("equity_ci_high", "float"), ("games", "int"),
+    ("trials", "int"), ("policy", "str"), ("truncate", "int"), ("variance_reduction", "bool"),
+    ("quasi_random", "bool"), ("initial", "bool"), ("stop_se", "float"), ("min_games", "int"),
+    ("master_seed", "int"), ("seed", "int"),
+]
+TAIL_COLUMNS = [("bgcli_version", "str"), ("elapsed_seconds", "float")]
+# what must match for --resume to append to a file: everything that changes the numbers
+_SETTING_COLUMNS = ("trials", "policy", "truncate", "variance_reduction", "quasi_random",
+                    "initial", "stop_se", "min_games", "master_seed", "bgcli_version")
+
+
+# ---------------------------------------------------------------------------- small pieces
+
+
+def position_seed(master_seed: int, position_id: str, match_id: str) -> int:
+    """The rollout seed of one position in a batch: BLAKE2b of the master seed and the
+    position's IDs, reduced to 63 bits."""
+    text = f"{master_seed}:{position_id}:{match_id}".encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
+
+
+def _plain(value):
+    """A plain Python value for a row: numpy scalars unwrapped, non-finite floats None."""
+    if hasattr(value, "item"):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def _text(value) -> str:
+    """A value as CSV holds it: the same text whichever format it was read back from."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def format_for(path: Path | str) -> str | None:
+    """The output format a file name implies (csv, jsonl, parquet), or None."""
+    return _EXTENSIONS.get(Path(path).suffix.lower())
+
+
+@dataclass(frozen=True)
+class BatchPlan:
+    """What to compute for every position: race metrics always; a rollout with ``rollout``
+    settings (their seed is ignored: each position's comes from ``master_seed``)."""
+
+    rollout: RolloutSettings | None = None
+    master_seed: int = 0
+
+    def column_types(self) -> list[tuple[str, str]]:
+        return ID_COLUMNS + RACE_COLUMNS + (ROLLOUT_COLUMNS if self.rollout else []) + TAIL_COLUMNS
+
+    def settings_row(self) -> dict:
+        """The values of the setting columns a row of this plan carries."""
+        row: dict = {}
+        if self.rollout is not None:
+            settings = self.rollout
+            row = {"trials": settings.trials, "policy": settings.policy,
+                   "truncate": settings.truncate,
+                   "variance_reduction": settings.variance_reduction,
+                   "quasi_random": settings.quasi_random, "initial": settings.initial,
+                   "stop_se": settings.stop_se, "min_games": settings.min_games,
+                   "master_seed": self.master_seed}
+        row["bgcli_version"] = __version__
+        return row
+
+
+def columns(plan: BatchPlan) -> list[str]:
+    return [name for name, _ in plan.column_types()]
+
+
+# ---------------------------------------------------------------------------- one position
+
+# Rollouts in one process run one at a time: the kernel is parallel over every core already,
+# and numba's default threading layer must not be entered from two threads at once (a Dask
+# worker started with --nthreads above 1 would otherwise do that).
+_KERNEL_LOCK = threading.Lock()
+
+GamesProgress = Callable[[int, int, float, float, float], None]
+
+
+def analyse(entry: Entry, plan: BatchPlan, progress: GamesProgress | None = None) -> dict:
+    """The row of one position (see the module docstring). Raises ``BgcliError`` for a
+    position that does not parse or cannot occur, ``KeyboardInterrupt`` if interrupted."""
+    from .notation.detect import parse_situation
+    from .race import race_metrics
+
+    began = time.perf_counter()
+    situation = parse_situation(entry.position)
+    row = {"id": entry.id, "name": entry.name, "input": entry.position,
+           "position_id": situation.position_id, "match_id": situation.match_id,
+           "xgid": situation.xgid}
+    metrics = race_metrics(situation.position)
+    for name, _ in RACE_COLUMNS:
+        value = metrics[name]
+        # gnubg computes in single precision: 4 decimals hold every digit that means anything
+        row[name] = round(value, 4) if isinstance(value, float) else value
+    if plan.rollout is not None:
+        from .rollout import rollout
+
+        seed = position_seed(plan.master_seed, row["position_id"], row["match_id"])
+        with _KERNEL_LOCK:
+            result = rollout(situation.position, replace(plan.rollout, seed=seed), progress)
+        if result.partial:  # interrupted: the finished games are not a result to keep
+            raise KeyboardInterrupt
+        values = result.row() | {"master_seed": plan.master_seed}  # its "seed" is ``seed``
+        for name, _ in ROLLOUT_COLUMNS:
+            row[name] = values[name]
+    row["bgcli_version"] = __version__
+    row["elapsed_seconds"] = round(time.perf_counter() - began, 3)
+    return {key: _plain(value) for key, value in row.items()}
+
+
+# ---------------------------------------------------------------------------- many positions
+
+
+@dataclass
+class Outcome:
+    """What became of one entry: a row, an error, or skipped (already in the output)."""
+
+    label: str
+    entry: Entry | None = None
+    row: dict | None = None
+    error: str | None = None
+    skipped: bool = False
+
+
+def _attempt(entry: Entry, plan: BatchPlan, progress: GamesProgress | None = None) -> Outcome:
+    try:
+        return Outcome(entry.label, entry, row=analyse(entry, plan, progress))
+    except BgcliError as exc:
+        return Outcome(entry.label, entry, error=str(exc))
+    except Exception as exc:  # a bug must not sink the rest of the batch; it is reported
+        return Outcome(entry.label, entry, error=f"internal error: {type(exc).__name__}: {exc}")
+
+
+def _pending(items: Iterable[Entry | EntryError], done: frozenset | set
+             ) -> Iterator[Entry | Outcome]:
+    """Entries still to compute; rows that are not entries, and entries whose (id,
+    position_id) is in ``done``, come out as finished outcomes."""
+    from .notation.detect import parse_situation
+
+    for item in items:
+        if isinstance(item, EntryError):
+            yield Outcome(item.label, error=item.message)
+        elif done:
+            try:
+                key = (item.id, parse_situation(item.position).position_id)
+            except BgcliError as exc:
+                yield Outcome(item.label, item, error=str(exc))
+                continue
+            yield Outcome(item.label, item, skipped=True) if key in done else item
+        else:
+            yield item
+
+
+def run_batch(items: Iterable[Entry | EntryError], plan: BatchPlan, *,
+              done: frozenset | set = frozenset(), client=None,
+              games_progress: GamesProgress | None = None) -> Iterator[Outcome]:
+    """One ``Outcome`` per item, as each completes. ``done``: (id, position_id) pairs to skip.
+    ``client``: a ``distributed.Client`` (see ``connect``) to run on; None computes here, one
+    position at a time."""
+    pending = _pending(items, done)
+    if client is None:
+        for item in pending:
+            yield item if isinstance(item, Outcome) else _attempt(item, plan, games_progress)
+    else:
+        yield from _dask_outcomes(pending, plan, client)
+
+
+def _analyse_chunk(chunk: list[Entry], plan: BatchPlan) -> list[Outcome]:
+    """A Dask task: the outcomes of a few entries."""
+    return [_attempt(entry, plan) for entry in chunk]
+
+
+def _worker_version() -> str:
+    return __version__
+
+
+def connect(address: str):
+    """A ``distributed.Client`` of the scheduler at ``address`` (``tcp://HOST:PORT``), once
+    every worker there runs this bgcli version. Raises ``ClusterError`` otherwise."""
+    try:
+        from distributed import Client
+        from distributed.comm.addressing import parse_address, parse_host_port
+    except ImportError:  # pragma: no cover - dask is a dependency
+        raise ClusterError("--scheduler needs dask.distributed: pip install 'dask[distributed]'") from None
+    try:  # before Client(), which would hang on a malformed address while cleaning up
+        parse_host_port(parse_address(address)[1])
+    except ValueError as exc:
+        raise ClusterError(f"not a scheduler address (tcp://HOST:PORT): {address!r}: {exc}") from None
+    try:
+        client = Client(address, timeout="30s", set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise ClusterError(f"cannot reach the Dask scheduler at {address!r}: {exc}") from None
+    try:
+        try:
+            versions = client.run(_worker_version)
+        except Exception as exc:
+            raise ClusterError("a Dask worker cannot run bgcli (install the same bgcli on "
+                               f"every worker machine): {type(exc).__name__}: {exc}") from None
+        for worker, version in versions.items():
+            if version != __version__:
+                raise ClusterError(f"Dask worker {worker} runs bgcli {version}, this is "
+                                   f"{__version__}: its rows would not match")
+    except BaseException:
+        client.close()
+        raise
+    return client
+
+
+def _dask_outcomes(pending: Iterator[Entry | Outcome], plan: BatchPlan, client
+                   ) -> Iterator[Outcome]:
+    """Run the pending entries on the Dask cluster of ``client``.
+
+    Entries go out in chunks (one position per task with rollouts, 50 without), at most two
+    tasks per worker thread at a time (counted again every few seconds, as workers come and
+    go), so neither the client nor the cluster ever holds the whole batch. Each task has its
+    own key and is recorded in ``in_flight`` until its outcomes are handed over; they are
+    handed over once, when the key leaves ``in_flight``. If a worker is lost, the scheduler
+    runs its tasks again elsewhere: a task is a pure function of its entries and the plan
+    (the seed comes from the position), so the rerun gives the same numbers, and since a key
+    is handed over only once nothing is duplicated. A task the cluster gives up on (Dask's
+    KilledWorker after repeated losses) fails its entries with that error; --resume runs
+    them again.
+    """
+    from distributed import as_completed
+
+    in_flight: dict = {}
+    try:
+        size = 1 if plan.rollout is not None else 50
+        window, window_checked = 4, -math.inf
+        token = uuid.uuid4().hex[:12]
+        finished = as_completed(loop=client.loop)
+        chunk: list[Entry] = []
+        submitted = 0
+        exhausted = False
+
+        def submit(entries: list[Entry]) -> None:
+            nonlocal submitted
+            key = f"bgcli-batch-{token}-{submitted}"
+            submitted += 1
+            future = client.submit(_analyse_chunk, entries, plan, key=key, pure=False)
+            in_flight[key] = (future, entries)
+            finished.add(future)
+
+        while True:
+            if time.monotonic() - window_checked > 5:  # workers may come and go
+                window = max(4, 2 * sum(client.nthreads().values()))
+                window_checked = time.monotonic()
+            while not exhausted and len(in_flight) < window:
+                item = next(pending, None)
+                if item is None:
+                    exhausted = True
+                    if chunk:
+                        submit(chunk)
+                        chunk = []
+                elif isinstance(item, Outcome):
+                    yield item
+                else:
+                    chunk.append(item)
+                    if len(chunk) == size:
+                        submit(chunk)
+                        chunk = []
+            if not in_flight:
+                break
+            future = next(finished)
+            if future.key not in in_flight:  # pragma: no cover - as_completed yields once
+                continue
+            _, entries = in_flight.pop(future.key)
+            try:
+                outcomes = future.result()
+            except Exception as exc:
+                outcomes = [Outcome(entry.label, entry,
+                                    error=f"the cluster could not run it: {type(exc).__name__}: {exc}")
+                            for entry in entries]
+            future.release()
+            yield from outcomes
+    finally:
+        if in_flight:
+            client.cancel([future for future, _ in in_flight.values()])
+
+
+# ---------------------------------------------------------------------------- resuming
+
+
+@dataclass
+class Done:
+    """What an earlier run left in an output file."""
+
+    keys: set = field(default_factory=set)  # (id, position_id) of every row written
+    columns: list[str] | None = None  # None: nothing there yet
+    first_row: dict | None = None
+    parquet_keys: set = field(default_factory=set)  # the part already in the Parquet file
+
+    @property
+    def master_seed(self) -> int | None:
+        value = (self.first_row or {}).get("master_seed")
+        return None if value in (None, "") else int(value)
+
+
+def journal_path(path: Path) -> Path:
+    """Where a Parquet output's rows wait, as JSON lines, until the Parquet file is written."""
+    return path.with_name(path.name + ".journal.jsonl")
+
+
+def _drop_partial_last_line(path: Path) -> None:
+    """A run killed in mid-write may leave half a line at the end: cut it off."""
+    with open(path, "rb+") as handle:
+        size = handle.seek(0, os.SEEK_END)
+        if size == 0:
+            return
+        handle.seek(size - 1)
+        if handle.read(1) == b"\n":
+            return
+        end = size
+        while end > 0:
+            start = max(0, end - 65536)
+            handle.seek(start)
+            block = handle.read(end - start)
+            newline = block.rfind(b"\n")
+            if newline >= 0:
+                handle.truncate(start + newline + 1)
+                return
+            end = start
+        handle.truncate(0)
+
+
+def _read_lines_done(path: Path, fmt: str, done: Done) -> None:
+    _drop_partial_last_line(path)
+    with open(path, encoding="utf-8", newline="") as handle:
+        if fmt == "csv":
+            reader = csv.DictReader(handle)
+            if reader.fieldnames is None:
+                return
+            done.columns = list(reader.fieldnames)
+            rows: Iterable[dict] = reader
+        else:
+            rows = (json.loads(line) for line in handle if line.strip())
+        try:
+            for row in rows:
+                if done.first_row is None:
+                    done.first_row = row
+                    done.columns = done.columns or list(row)
+                done.keys.add((str(row.get("id")), row.get("position_id")))
+        except (ValueError, csv.Error) as exc:
+            raise OutputError(f"cannot resume {str(path)!r}: not {fmt} written by bgcli batch: {exc}") from None
+
+
+def read_done(path: Path, fmt: str) -> Done:
+    """The rows already in ``path`` (and, for Parquet, in its journal). Cuts a half-written
+    last line off a CSV or JSON lines file. Holds only the (id, position_id) keys."""
+    done = Done()
+    try:
+        if fmt == "parquet":
+            if path.exists():
+                import pyarrow.parquet as pq
+
+                try:
+                    parquet = pq.ParquetFile(path)
+                except Exception as exc:
+                    raise OutputError(f"cannot resume {str(path)!r}: not a readable Parquet file: {exc}") from None
+                done.columns = parquet.schema_arrow.names
+                for batch in parquet.iter_batches(batch_size=65536):
+                    if done.first_row is None and batch.num_rows:
+                        done.first_row = batch.slice(0, 1).to_pylist()[0]
+                    done.keys.update(zip(batch.column("id").to_pylist(),
+                                         batch.column("position_id").to_pylist()))
+                done.parquet_keys = set(done.keys)
+            journal = journal_path(path)
+            if journal.exists():
+                columns_before = done.columns
+                _read_lines_done(journal, "jsonl", done)
+                done.columns = columns_before or done.columns
+        elif path.exists():
+            _read_lines_done(path, fmt, done)
+    except OSError as exc:
+        raise OutputError(f"cannot read {str(path)!r} to resume it: {exc}") from None
+    return done
+
+
+def check_resumable(done: Done, plan: BatchPlan, path: Path) -> None:
+    """Raise ``OutputError`` unless rows of ``plan`` may be appended to what ``done`` found:
+    the same columns, settings and bgcli version, so the file ends up as one uninterrupted
+    run would have written it."""
+    if done.columns is not None and done.columns != columns(plan):
+        had, has = "equity" in done.columns, plan.rollout is not None
+        why = ("it has rollout columns and this run has no --rollout" if had and not has else
+               "it has no rollout columns and this run has --rollout" if has and not had else
+               "its columns differ from this bgcli version's")
+        raise OutputError(f"cannot resume {str(path)!r}: {why}; use the same analyses or --overwrite")
+    if done.first_row is None:
+        return
+    expected = plan.settings_row()
+    for name in _SETTING_COLUMNS:
+        if name in expected and _text(done.first_row.get(name)) != _text(expected[name]):
+            raise OutputError(
+                f"cannot resume {str(path)!r}: it was written with {name}="
+                f"{_text(done.first_row.get(name))}, this run has {name}={_text(expected[name])}; "
+                "use the same settings or --overwrite")
+
+
+# ---------------------------------------------------------------------------- writing
+
+
+class _LinesOutput:
+    """CSV or JSON lines, one line per row, flushed as it is written."""
+
+    def __init__(self, stream: IO[str], fmt: str, names: list[str], header: bool, owned: bool):
+        self.stream, self.fmt, self.names, self.owned = stream, fmt, names, owned
+        self.rows = 0
+        if fmt == "csv":
+            self.writer = csv.writer(stream, lineterminator="\n")
+            if header:
+                self.writer.writerow(names)
+                stream.flush()
+
+    def write(self, row: dict) -> None:
+        if self.fmt == "csv":
+            # one write call per row keeps a killed run's partial line to the end of the file
+            buffer = io.StringIO()
+            csv.writer(buffer, lineterminator="\n").writerow([_text(row.get(n)) for n in self.names])
+            self.stream.write(buffer.getvalue())
+        else:
+            self.stream.write(json.dumps({n: row.get(n) for n in self.names}, ensure_ascii=False) + "\n")
+        self.stream.flush()
+        self.rows += 1
+
+    def close(self) -> None:
+        if self.owned:
+            self.stream.close()
+        else:
+            self.stream.flush()
+
+
+class _ParquetOutput:
+    """Parquet: rows go to a JSON lines journal beside the file as they come; ``close`` (also
+    on Ctrl-C or SIGTERM) writes the Parquet file from the earlier file and the journal into
+    a temporary file, renames it over the old one and deletes the journal. The Parquet file
+    is therefore always complete; after a hard kill the rows wait in the journal and
+    ``--resume`` takes them up."""
+
+    def __init__(self, path: Path, plan: BatchPlan, done: Done | None):
+        self.path, self.plan = path, plan
+        self.journal_path = journal_path(path)
+        self.parquet_keys = done.parquet_keys if done is not None else set()
+        self.journal = _LinesOutput(open(self.journal_path, "a", encoding="utf-8"), "jsonl",
+                                    columns(plan), header=False, owned=True)
+
+    def write(self, row: dict) -> None:
+        self.journal.write(row)
+
+    def close(self) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        self.journal.close()
+        kinds = {"str": pa.string(), "int": pa.int64(), "float": pa.float64(), "bool": pa.bool_()}
+        schema = pa.schema([(name, kinds[kind]) for name, kind in self.plan.column_types()])
+        temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        try:
+            with pq.ParquetWriter(temporary, schema) as writer:
+                if self.path.exists():
+                    for batch in pq.ParquetFile(self.path).iter_batches(batch_size=65536):
+                        writer.write_table(pa.Table.from_batches([batch], schema=schema))
+                chunk: list[dict] = []
+                with open(self.journal_path, encoding="utf-8") as journal:
+                    for line in journal:
+                        if not line.endswith("\n"):
+                            break  # half a line from a killed run
+                        row = json.loads(line)
+                        if (row["id"], row["position_id"]) in self.parquet_keys:
+                            continue  # merged already by a run killed before it could clean up
+                        chunk.append(row)
+                        if len(chunk) == 10000:
+                            writer.write_table(pa.Table.from_pylist(chunk, schema=schema))
+                            chunk = []
+                if chunk:
+                    writer.write_table(pa.Table.from_pylist(chunk, schema=schema))
+            os.replace(temporary, self.path)
+        finally:
+            if temporary.exists():
+                temporary.unlink()
+        self.journal_path.unlink()
+
+
+def open_output(path: Path | None, fmt: str, plan: BatchPlan, done: Done | None = None,
+                stream: IO[str] | None = None):
+    """A writer with ``write(row)`` and ``close()``. ``path`` None writes to ``stream``
+    (CSV or JSON lines). With ``done`` (from ``read_done``) rows are appended after the
+    earlier run's; without, the file is started afresh."""
+    names = columns(plan)
+    if path is None:
+        if fmt == "parquet":
+            raise OutputError("Parquet cannot be written to standard output: give -o FILE.parquet")
+        return _LinesOutput(stream, fmt, names, header=True, owned=False)
+    try:
+        if fmt == "parquet":
+            if done is None:
+                for stale in (path, journal_path(path)):
+                    if stale.exists():
+                        stale.unlink()
+            return _ParquetOutput(path, plan, done)
+        append = done is not None and done.columns is not None
+        handle = open(path, "a" if append else "w", encoding="utf-8", newline="")
+        return _LinesOutput(handle, fmt, names, header=not append, owned=True)
+    except OSError as exc:
+        raise OutputError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None

@@ -1,0 +1,290 @@
+"""The batch command: a collection in, a tidy table out (see ``bgcli.batch``)."""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from .common import app
+from .inputs import InputError
+
+
+class BatchFormat(str, enum.Enum):
+    csv = "csv"
+    jsonl = "jsonl"
+    parquet = "parquet"
+
+
+class _BatchProgress:
+    """One progress display on stderr for the whole batch: a live bar on a terminal, a line
+    every ten seconds otherwise. Error lines go through it so they do not tear the bar."""
+
+    def __init__(self, total: int | None):
+        self.total = total
+        self.done = self.written = self.skipped = self.failed = 0
+        self.began = time.monotonic()
+        self.last_line = self.began
+        self.games = ""
+        self.bar = None
+        if sys.stderr.isatty():
+            import rich.console
+            import rich.progress
+
+            self.console = rich.console.Console(stderr=True)
+            self.bar = rich.progress.Progress(
+                rich.progress.TextColumn("batch"),
+                rich.progress.BarColumn(bar_width=24),
+                rich.progress.MofNCompleteColumn(),
+                rich.progress.TimeElapsedColumn(),
+                rich.progress.TextColumn("{task.fields[status]}"),
+                console=self.console, transient=True)
+            self.task = self.bar.add_task("batch", total=total, status="")
+            self.bar.start()
+
+    def _rate(self) -> str:
+        computed = self.written + self.failed
+        seconds = max(time.monotonic() - self.began, 1e-9)
+        per_second = computed / seconds
+        return f"{per_second:,.1f} positions/s" if per_second >= 1 else f"{per_second * 60:,.1f} positions/min"
+
+    def _eta(self) -> str:
+        """Time left at the pace of the rows computed so far (skipped and failed rows take no
+        time, so they are left out of the pace)."""
+        if self.total is None or not self.written:
+            return ""
+        pace = (time.monotonic() - self.began) / self.written
+        seconds = int(pace * max(self.total - self.done, 0))
+        return f"eta {seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+    def _status(self) -> str:
+        parts = [self._rate(), self._eta()] if self.written + self.failed else []
+        if self.skipped:
+            parts.append(f"{self.skipped} skipped")
+        if self.failed:
+            parts.append(f"{self.failed} failed")
+        return "  ".join(filter(None, [self.games, ", ".join(filter(None, parts))]))
+
+    def report(self, label: str, message: str) -> None:
+        line = f"bgcli: error: {label}: {message}"
+        if self.bar is not None:  # printed above the live bar
+            self.console.print(line, markup=False, highlight=False, soft_wrap=True)
+        else:
+            typer.echo(line, err=True)
+
+    def on_games(self, done: int, total: int, rate: float, equity: float, se: float) -> None:
+        """Games within the position being rolled out here (local runs only)."""
+        if self.bar is not None:
+            self.games = f"games {done}/{total}" if done < total else ""
+            self.bar.update(self.task, status=self._status())
+
+    def advance(self, outcome) -> None:
+        self.done += 1
+        if outcome.error is not None:
+            self.failed += 1
+        elif outcome.skipped:
+            self.skipped += 1
+        else:
+            self.written += 1
+        self.games = ""
+        if self.bar is not None:
+            self.bar.update(self.task, completed=self.done, status=self._status())
+        elif time.monotonic() - self.last_line > 10:
+            self.last_line = time.monotonic()
+            of = f"/{self.total}" if self.total is not None else ""
+            typer.echo(f"bgcli batch: {self.done}{of} positions, {self._status()}", err=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None
+
+
+@contextlib.contextmanager
+def _sigterm_as_interrupt():
+    """SIGTERM stops the batch the way Ctrl-C does: rows written stay, files are closed."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _output_format(output: Optional[Path], fmt: Optional[BatchFormat], resume: bool,
+                   overwrite: bool) -> BatchFormat:
+    """The format to write, from --format or OUT's extension; usage errors for the rest."""
+    from ..batch import format_for
+
+    if fmt is None:
+        if output is None:
+            fmt = BatchFormat.csv
+        elif format_for(output) is None:
+            raise typer.BadParameter(f"cannot tell the format from {str(output)!r}: name it .csv, "
+                                     ".jsonl or .parquet, or give --format", param_hint="--output")
+        else:
+            fmt = BatchFormat(format_for(output))
+    if output is None and (resume or overwrite):
+        raise typer.BadParameter("--resume and --overwrite need -o OUT", param_hint="--resume")
+    if output is None and fmt == BatchFormat.parquet:
+        raise typer.BadParameter("Parquet cannot go to stdout: give -o FILE.parquet", param_hint="--format")
+    if resume and overwrite:
+        raise typer.BadParameter("give --resume or --overwrite, not both", param_hint="--resume")
+    return fmt
+
+
+def _rollout_settings(with_rollout: bool, trials, truncate, variance_reduction, quasi_random,
+                      initial, stop_se, min_games, policy, threads):
+    """RolloutSettings from the options (None without --rollout, where giving any rollout
+    option is a usage error: it would silently do nothing)."""
+    from ..rollout import RolloutSettings
+
+    options = {"--trials": trials, "--truncate": truncate,
+               "--variance-reduction": variance_reduction, "--quasi-random": quasi_random,
+               "--initial": initial, "--stop-se": stop_se, "--min-games": min_games,
+               "--policy": policy, "--threads": threads}
+    given = [name for name, value in options.items() if value is not None]
+    if not with_rollout:
+        if given:
+            raise typer.BadParameter(f"{', '.join(given)} only apply with --rollout", param_hint="--rollout")
+        return None
+    defaults = RolloutSettings()
+    settings = RolloutSettings(
+        trials=trials or defaults.trials, policy=policy or defaults.policy,
+        truncate=defaults.truncate if truncate is None else truncate,
+        variance_reduction=defaults.variance_reduction if variance_reduction is None else variance_reduction,
+        quasi_random=defaults.quasi_random if quasi_random is None else quasi_random,
+        initial=bool(initial), stop_se=stop_se,
+        min_games=defaults.min_games if min_games is None else min_games, threads=threads)
+    problems = settings.problems()
+    if problems:
+        raise typer.BadParameter("; ".join(problems))
+    return settings
+
+
+@app.command()
+def batch(
+    collection: str = typer.Argument(..., metavar="INPUT",
+                                     help="A collection: CSV with a 'position' column (id, name, notes optional) or one position per line; '-' reads stdin."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o",
+                                          help="Write rows to this file (.csv, .jsonl or .parquet); without it, CSV goes to stdout."),
+    fmt: Optional[BatchFormat] = typer.Option(None, "--format", "-f",
+                                              help="csv, jsonl or parquet (default: from OUT's extension)."),
+    resume: bool = typer.Option(False, "--resume", help="Skip positions already in OUT and append the rest."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace OUT if it exists."),
+    with_rollout: bool = typer.Option(False, "--rollout/--no-rollout",
+                                      help="Roll every position out too (default: pip counts and race metrics only)."),
+    trials: Optional[int] = typer.Option(None, "--trials", "-n", min=1, help="Games per position (default 1296)."),
+    seed: Optional[int] = typer.Option(None, "--seed", "-s", min=0, max=2**63 - 1,
+                                       help="Master seed; each position's seed derives from it and the position. Drawn at random (and kept in every row) if omitted; --resume reuses OUT's."),
+    truncate: Optional[int] = typer.Option(None, "--truncate", min=0,
+                                           help="Stop each game after this many plies and score it with the evaluator (default 0: play to the end)."),
+    variance_reduction: Optional[bool] = typer.Option(None, "--variance-reduction/--no-variance-reduction",
+                                                      help="Subtract each roll's luck (default: as bgcli rollout)."),
+    quasi_random: Optional[bool] = typer.Option(None, "--quasi-random/--no-quasi-random",
+                                                help="Spread the first two rolls evenly (default: as bgcli rollout)."),
+    initial: Optional[bool] = typer.Option(None, "--initial", help="Treat positions as the start of a game: no doubles on the first roll."),
+    stop_se: Optional[float] = typer.Option(None, "--stop-se", min=0.0,
+                                            help="Stop a position once its equity's standard error is below this..."),
+    min_games: Optional[int] = typer.Option(None, "--min-games", min=2, help="...after at least this many games (default 324)."),
+    policy: Optional[str] = typer.Option(None, "--policy", help="heuristic (default) or random."),
+    threads: Optional[int] = typer.Option(None, "--threads", "-t", min=1,
+                                          help="Rollout threads per process (default: all cores). Results do not depend on it."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS",
+                                            help="Run on a Dask cluster, e.g. tcp://10.0.0.5:8786 (see the README). Same numbers; rows in the order they finish."),
+) -> None:
+    """Analyse a collection of positions: one tidy row per position (IDs, name, race metrics; with --rollout the five rates and equity with standard errors and the settings), written as each position completes. A killed run keeps its rows; --resume finishes it with the same numbers. Bad rows are reported by file and line and skipped (exit 1).
+
+    Example:  bgcli batch positions/examples.txt -o study.parquet --rollout --trials 1296 --seed 7
+    """
+    from ..batch import (BatchPlan, check_resumable, connect, journal_path, open_output,
+                         read_done, run_batch)
+    from ..collections import read_collection
+    from ..errors import ClusterError, CollectionError, OutputError
+
+    fmt = _output_format(output, fmt, resume, overwrite)
+    settings = _rollout_settings(with_rollout, trials, truncate, variance_reduction, quasi_random,
+                                 initial, stop_se, min_games, policy, threads)
+
+    try:
+        done = None
+        if output is not None:
+            if resume:
+                done = read_done(output, fmt.value)
+            elif not overwrite and (output.exists() or (fmt == BatchFormat.parquet
+                                                        and journal_path(output).exists())):
+                raise typer.BadParameter(f"{str(output)!r} exists: --resume continues it, "
+                                         "--overwrite replaces it", param_hint="--output")
+        master_seed = 0
+        if settings is not None:
+            import secrets
+
+            master_seed = seed if seed is not None else (
+                done.master_seed if done is not None and done.master_seed is not None
+                else secrets.randbits(63))
+        plan = BatchPlan(rollout=settings, master_seed=master_seed)
+        if done is not None:
+            check_resumable(done, plan, output)
+
+        # --------------------------------------------------------------- run
+        source = None if collection == "-" else Path(collection)
+        total = None
+        if source is not None:
+            total = sum(1 for _ in read_collection(source))
+        items = read_collection(source)
+        client = connect(scheduler) if scheduler is not None else None
+    except (CollectionError, OutputError, ClusterError) as exc:
+        raise InputError(str(exc)) from None
+    try:
+        writer = open_output(output, fmt.value, plan, done, stream=sys.stdout)
+    except OutputError as exc:
+        if client is not None:
+            client.close()
+        raise InputError(str(exc)) from None
+
+    progress = _BatchProgress(total)
+    interrupted = False
+    began = time.monotonic()
+    try:
+        with _sigterm_as_interrupt():
+            for outcome in run_batch(items, plan, done=done.keys if done is not None else set(),
+                                     client=client, games_progress=progress.on_games):
+                if outcome.error is not None:
+                    progress.report(outcome.label, outcome.error)
+                elif not outcome.skipped:
+                    writer.write(outcome.row)
+                progress.advance(outcome)
+    except KeyboardInterrupt:
+        interrupted = True
+    except CollectionError as exc:  # a collection that turns out unreadable part-way
+        raise InputError(str(exc)) from None
+    finally:
+        progress.close()
+        writer.close()  # Parquet: written here, also after Ctrl-C
+        if client is not None:
+            client.close()
+
+    where = f" to {output}" if output is not None else ""
+    skipped = f", {progress.skipped} already there" if progress.skipped else ""
+    failed = f", {progress.failed} failed" if progress.failed else ""
+    typer.echo(f"bgcli batch: {progress.written} rows written{where}{skipped}{failed} "
+               f"in {time.monotonic() - began:.1f} s", err=True)
+    if interrupted:
+        hint = "; --resume continues" if output is not None else ""
+        typer.echo(f"bgcli: interrupted: the rows written are complete{hint}", err=True)
+        raise typer.Exit(130)
+    if progress.failed:
+        raise typer.Exit(1)

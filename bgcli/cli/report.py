@@ -1,0 +1,306 @@
+"""The chart and report commands: pictures of positions, rollouts and collections, and the
+study report (an HTML page and its Markdown twin)."""
+
+from __future__ import annotations
+
+import enum
+import shlex
+import sys
+import time
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from ..rollout import RolloutSettings
+from .common import app, report as report_error
+from .inputs import InputError
+
+DEFAULTS = RolloutSettings()  # the rollout options default to bgcli rollout's
+
+_BATCH_OR_COLLECTION = (".csv", ".tsv", ".txt", ".jsonl", ".ndjson", ".json", ".parquet", ".pq")
+
+
+class ChartKind(str, enum.Enum):
+    board = "board"
+    outcomes = "outcomes"
+    equity = "equity"
+    convergence = "convergence"
+    pips = "pips"
+
+
+# ---------------------------------------------------------------------------- shared options
+
+TrialsOption = typer.Option(DEFAULTS.trials, "--trials", "-n", min=1,
+                            help="Games per position for rollouts run here (a second or two a "
+                                 "position; the equity's SE is about 0.03 at 1296).")
+SeedOption = typer.Option(None, "--seed", "-s", min=0, max=2**63 - 1,
+                          help="Master seed, as in bgcli batch: each position's seed derives from "
+                               "it and the position. Drawn at random (and shown) if omitted.")
+ThreadsOption = typer.Option(None, "--threads", "-t", min=1,
+                             help="Threads (default: all cores). Results do not depend on it.")
+TruncateOption = typer.Option(DEFAULTS.truncate, "--truncate", min=0,
+                              help="Stop each game after this many plies and score it with the evaluator (0: play to the end).")
+VarianceOption = typer.Option(DEFAULTS.variance_reduction, "--variance-reduction/--no-variance-reduction",
+                              help="Subtract each roll's luck, measured by the evaluator (as bgcli rollout).")
+QuasiOption = typer.Option(DEFAULTS.quasi_random, "--quasi-random/--no-quasi-random",
+                           help="Spread the first two rolls evenly.")
+InitialOption = typer.Option(False, "--initial",
+                             help="Treat positions as the start of a game: no doubles on the first roll.")
+PolicyOption = typer.Option(DEFAULTS.policy, "--policy", help="How the games are played: heuristic (greedy, 0-ply) or random.")
+
+
+def _settings(trials, threads, truncate, variance_reduction, quasi_random, initial, policy):
+    settings = RolloutSettings(trials=trials, policy=policy, truncate=truncate,
+                               variance_reduction=variance_reduction, quasi_random=quasi_random,
+                               initial=initial, threads=threads)
+    problems = settings.problems()
+    if problems:
+        raise typer.BadParameter("; ".join(problems))
+    return settings
+
+
+def _master_seed(seed: Optional[int]) -> int:
+    import secrets
+
+    return seed if seed is not None else secrets.randbits(63)
+
+
+class _Progress:
+    """Progress on stderr: a line per position; on a terminal also the games as they go."""
+
+    def __init__(self, command: str, total: int):
+        self.command = command
+        self.total = total
+        self.interactive = sys.stderr.isatty()
+        self.began = time.monotonic()
+
+    def games(self, index, entry, done, total) -> None:
+        if self.interactive:
+            sys.stderr.write(f"\r{self.command}: {index + 1}/{self.total} "
+                             f"{entry.row.get('position_id', '')}: {done}/{total} games\x1b[K")
+            sys.stderr.flush()
+
+    def done(self, index, entry) -> None:
+        if self.interactive:
+            sys.stderr.write("\r\x1b[K")
+        row = entry.row
+        if entry.error or not entry.has_rollout:  # errors are reported once, at the end
+            return
+        typer.echo(f"{self.command}: {index + 1}/{self.total} {row.get('position_id', '')}: "
+                   f"{row['games']} games, equity {float(row['equity']):+.3f} "
+                   f"± {float(row['equity_se'] or 0):.3f}  ({time.monotonic() - self.began:.1f} s)",
+                   err=True)
+
+
+def _read(path: Path):
+    from ..errors import CollectionError
+    from ..report.study import StudyError, read_entries
+
+    try:
+        return read_entries(path)
+    except (StudyError, CollectionError) as exc:
+        raise InputError(str(exc)) from None
+
+
+def _entries_from_source(source: str):
+    """A file's entries, or one entry for a position given on the command line."""
+    from ..notation.detect import parse_situation
+    from ..report.study import ReportEntry
+
+    path = Path(source)
+    if path.exists() or path.suffix.lower() in _BATCH_OR_COLLECTION:
+        return _read(path), True
+    situation = parse_situation(source)
+    row = {"id": "", "input": source, "position_id": situation.position_id,
+           "match_id": situation.match_id, "xgid": situation.xgid}
+    return [ReportEntry(row, situation, label="argument 2")], False
+
+
+def _pick(entries, ident: Optional[str], source: str):
+    if ident is not None:
+        for entry in entries:
+            if ident in (entry.id, str(entry.row.get("position_id") or "")):
+                return entry
+        raise typer.BadParameter(f"no row with id or Position ID {ident!r} in {source!r}",
+                                 param_hint="--id")
+    if len(entries) == 1:
+        return entries[0]
+    ids = ", ".join(e.id for e in entries[:8]) + (", ..." if len(entries) > 8 else "")
+    raise typer.BadParameter(f"{source!r} holds {len(entries)} positions: choose one ({ids})",
+                             param_hint="--id")
+
+
+# ---------------------------------------------------------------------------- chart
+
+
+@app.command()
+def chart(
+    kind: ChartKind = typer.Argument(..., metavar="KIND", help="board, outcomes, equity, convergence or pips."),
+    source: str = typer.Argument(..., metavar="SOURCE",
+                                 help="A position (Position ID, POSITIONID:MATCHID or XGID) or a file: a collection, or a bgcli batch result (.csv, .jsonl, .parquet)."),
+    output: Path = typer.Option(..., "--output", "-o", help="The picture to write: FILE.png or FILE.svg."),
+    ident: Optional[str] = typer.Option(None, "--id",
+                                        help="The row of a file to draw (its id or Position ID), for board, outcomes and convergence."),
+    title: Optional[str] = typer.Option(None, "--title", help="A title for the chart."),
+    trials: int = TrialsOption,
+    seed: Optional[int] = SeedOption,
+    threads: Optional[int] = ThreadsOption,
+    truncate: int = TruncateOption,
+    variance_reduction: bool = VarianceOption,
+    quasi_random: bool = QuasiOption,
+    initial: bool = InitialOption,
+    policy: str = PolicyOption,
+) -> None:
+    """Draw a chart of a position, a rollout or a collection as PNG or SVG.
+
+    KIND is board (a picture of the position), outcomes (Win, W(g), W(bg) against L, L(g), L(bg) with 95% error bars), equity (every position's equity with its 95% interval), convergence (the running equity ± 2 SE against games played), pips (pip counts and race winning chances). From a file, board, outcomes and convergence draw one row (--id), equity and pips every row. Rollouts a chart needs and the source lacks are run here with the rollout options; a batch row's convergence is replayed from its seed (the same games).
+
+    Example:  bgcli chart board 4HPwATDgc/ABMA -o board.svg
+    """
+    from ..report import charts
+    from ..report.document import describe
+    from ..report.study import analyse, replay_games
+
+    if output.suffix.lower() not in (".png", ".svg"):
+        raise typer.BadParameter(f"name the picture .png or .svg, not {str(output)!r}",
+                                 param_hint="--output")
+    settings = _settings(trials, threads, truncate, variance_reduction, quasi_random, initial, policy)
+    entries, from_file = _entries_from_source(source)
+    single = kind in (ChartKind.board, ChartKind.outcomes, ChartKind.convergence)
+    chosen = [_pick(entries, ident, source)] if single else entries
+    needs_rollout = kind in (ChartKind.outcomes, ChartKind.equity) or (
+        kind == ChartKind.convergence and not chosen[0].has_rollout)
+    if kind != ChartKind.board:
+        progress = _Progress("bgcli chart", len(chosen))
+        analyse(chosen, settings, _master_seed(seed), rollouts=needs_rollout,
+                on_done=progress.done, progress=progress.games)
+    failed = [e for e in chosen if e.error]
+    for entry in failed:
+        report_error(entry.label or source, entry.error)
+    good = [e for e in chosen if not e.error and e.situation is not None]
+    if not good:
+        raise typer.Exit(1)
+    entry = good[0]
+    label = (f"{entry.id}. {describe(entry)}" if from_file and entry.id
+             else entry.situation.gnubg_id)
+    if kind == ChartKind.board:
+        figure = charts.board_figure(entry.situation, title=title or label)
+    elif kind == ChartKind.outcomes:
+        figure = charts.outcomes_figure(entry.row, title=title or label)
+    elif kind == ChartKind.convergence:
+        games = entry.games
+        if games is None:
+            typer.echo(f"bgcli chart: replaying the rollout of {entry.row.get('position_id')} "
+                       f"(seed {entry.row.get('seed')}, {entry.row.get('games')} games)", err=True)
+            games = replay_games(entry, threads=threads)
+        figure = charts.convergence_figure(games, title=title or label)
+    else:
+        rows = [dict(e.row, name=f"{e.id}. {describe(e)}" if from_file and e.id else describe(e))
+                for e in good]
+        figure = (charts.equity_figure(rows, title) if kind == ChartKind.equity
+                  else charts.pips_figure(rows, title))
+    try:
+        charts.save(figure, output)
+    except OSError as exc:
+        raise InputError(f"cannot write {str(output)!r}: {exc.strerror or exc}") from None
+    typer.echo(str(output))
+    if failed:
+        raise typer.Exit(1)
+
+
+# ---------------------------------------------------------------------------- report
+
+
+def _command_text(source: Path, output: Path, title, rolled: bool, settings, master_seed,
+                  replay: bool) -> str:
+    """The command that makes this report again (options left at their defaults omitted)."""
+    words = ["bgcli", "report", str(source), "-o", str(output)]
+    if title:
+        words += ["--title", title]
+    if rolled:
+        words += ["--trials", str(settings.trials), "--seed", str(master_seed)]
+        if settings.policy != DEFAULTS.policy:
+            words += ["--policy", settings.policy]
+        if settings.truncate != DEFAULTS.truncate:
+            words += ["--truncate", str(settings.truncate)]
+        if settings.variance_reduction != DEFAULTS.variance_reduction:
+            words.append("--variance-reduction" if settings.variance_reduction
+                         else "--no-variance-reduction")
+        if settings.quasi_random != DEFAULTS.quasi_random:
+            words.append("--quasi-random" if settings.quasi_random else "--no-quasi-random")
+        if settings.initial:
+            words.append("--initial")
+    if replay:
+        words.append("--replay")
+    return shlex.join(words)
+
+
+@app.command()
+def report(
+    source: Path = typer.Argument(..., metavar="INPUT",
+                                  help="A collection (CSV with a 'position' column, or one position per line) or a bgcli batch result (.csv, .jsonl, .parquet)."),
+    output: Path = typer.Option(..., "--output", "-o",
+                                help="The report's folder: index.html, report.md and images/ are written there (replacing an earlier report's)."),
+    title: Optional[str] = typer.Option(None, "--title", help="The page's title (default: from INPUT's name)."),
+    rollouts: bool = typer.Option(True, "--rollout/--no-rollout",
+                                  help="Roll out the positions that have no rollout yet (default); --no-rollout reports pip counts and race metrics only."),
+    replay: bool = typer.Option(False, "--replay",
+                                help="For a batch result: replay each row's rollout (its seed and settings: the same games) to draw its convergence chart."),
+    trials: int = TrialsOption,
+    seed: Optional[int] = SeedOption,
+    threads: Optional[int] = ThreadsOption,
+    truncate: int = TruncateOption,
+    variance_reduction: bool = VarianceOption,
+    quasi_random: bool = QuasiOption,
+    initial: bool = InitialOption,
+    policy: str = PolicyOption,
+) -> None:
+    """Write a study report of a collection or batch result: an HTML page and its Markdown twin.
+
+    The report is index.html (one self-contained page that opens offline, images embedded) and report.md (its Markdown twin, images in images/). It holds a summary (equity and pip charts, a table of every position) and, per position, the board, its IDs, pip counts and race metrics, the rollout table, outcome and convergence charts; the footer gives the settings, seeds and bgcli version. Positions without a rollout are rolled out here with the options of bgcli rollout (1296 games each by default: a second or two a position). Prints the files written.
+
+    Example:  bgcli report positions/examples.txt -o reports/example --trials 1296 --seed 1
+    """
+    from ..report import write_report
+    from ..report.study import StudyError, analyse, replay_games
+
+    settings = _settings(trials, threads, truncate, variance_reduction, quasi_random, initial, policy)
+    entries = _read(source)
+    if not entries:
+        raise InputError(f"no positions in {str(source)!r}")
+    master_seed = _master_seed(seed)
+    progress = _Progress("bgcli report", len(entries))
+    rolled = rollouts and any(not e.error and e.situation is not None and not e.has_rollout
+                              for e in entries)
+    try:
+        analyse(entries, settings, master_seed, rollouts=rollouts, on_done=progress.done,
+                progress=progress.games)
+        if replay:
+            for index, entry in enumerate(entries):
+                if entry.games is None and entry.has_rollout and entry.situation is not None:
+                    try:
+                        entry.games = replay_games(
+                            entry, threads=threads,
+                            progress=lambda d, t, i=index, e=entry: progress.games(i, e, d, t))
+                    except StudyError as exc:
+                        report_error(entry.label, exc)
+    except KeyboardInterrupt:
+        typer.echo("bgcli: interrupted: no report written", err=True)
+        raise typer.Exit(130)
+    for entry in entries:
+        if entry.error:
+            report_error(entry.label or entry.id, entry.error)
+    command = _command_text(source, output, title, rolled, settings, master_seed, replay)
+    typer.echo(f"bgcli report: drawing {len(entries)} positions", err=True)
+    try:
+        paths = write_report(entries, output, title or f"Study report: {source.name}",
+                             str(source), command)
+    except OSError as exc:
+        raise InputError(f"cannot write the report in {str(output)!r}: {exc.strerror or exc}") from None
+    typer.echo(str(paths["html"]))
+    typer.echo(str(paths["markdown"]))
+    size = sum(p.stat().st_size for p in output.rglob("*") if p.is_file())
+    typer.echo(f"bgcli report: {len(entries)} positions, {size / 1024:.0f} KB in {output}", err=True)
+    if any(e.error for e in entries):
+        raise typer.Exit(1)

@@ -1,0 +1,593 @@
+"""``bgcli batch``: collections in, tidy rows out, nothing lost, the same numbers everywhere.
+
+Reading collections (CSV and plain text, bad rows with their labels); batches to CSV, JSON
+lines and Parquet whose values are those of ``bgcli pips`` and ``bgcli rollout``; resuming
+after a simulated kill, a real SIGKILL, Ctrl-C and SIGTERM, giving exactly the rows of an
+uninterrupted run; bad rows reported and skipped with exit code 1; and a real local Dask
+cluster (scheduler and worker processes on 127.0.0.1) giving the local rows, also when a
+worker is killed mid-batch. Rollouts are small (36-200 games, no variance reduction).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from bgcli import __version__
+from bgcli.batch import (RACE_COLUMNS, BatchPlan, columns, journal_path, position_seed,
+                         read_done)
+from bgcli.cli.app import main
+from bgcli.collections import Entry, EntryError, read_collection
+from bgcli.errors import CollectionError
+from bgcli.position import Position
+from bgcli.race import race_metrics
+from bgcli.rollout import RolloutSettings
+
+POSITIONS = [
+    "4HPwATDgc/ABMA",
+    "sGfwATDgc/ABMA:MAEAAAAAAAAE",
+    "a5yDAQYtO4MBAw",
+    "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:7:10",
+    "OJ+bAQDYnucAAA",
+    "290NAADb7g4AAA",
+    "GwAAoBsAAAAAAA",
+    "f42ABwC/cfAAAA",
+]
+SMALL_ROLLOUT = ["--rollout", "--trials", "36", "--no-variance-reduction"]
+SHARED_POINT_ID = "4Dn4QDDgc/ABMA"  # parses, but both sides hold one point: impossible
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    """Run ``bgcli argv`` in-process; return (exit code, stdout, stderr)."""
+    code = 0
+    try:
+        main(list(argv))
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def errors(err: str) -> list[str]:
+    return [line for line in err.splitlines() if line.startswith("bgcli: error:")]
+
+
+def text(value) -> str:
+    """Values as CSV holds them, so rows read back from any format compare equal."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def read_rows(path: Path) -> list[dict]:
+    """Rows of a batch output in any format, every value as text, without the timing."""
+    if path.suffix == ".csv":
+        with open(path, newline="", encoding="utf-8") as handle:
+            rows = list(csv.DictReader(handle))
+    elif path.suffix == ".jsonl":
+        rows = [json.loads(line) for line in path.read_text().splitlines()]
+    else:
+        import pyarrow.parquet as pq
+
+        rows = pq.read_table(path).to_pylist()
+    return [{k: text(v) for k, v in row.items() if k != "elapsed_seconds"} for row in rows]
+
+
+def by_id(rows: list[dict]) -> list[dict]:
+    return sorted(rows, key=lambda row: int(row["id"]))
+
+
+def write_collection(path: Path, positions: list[str]) -> Path:
+    lines = ["id,name,position,notes"] + [f"{i},p{i},{p}," for i, p in enumerate(positions, 1)]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def random_positions(count: int, seed: int) -> list[str]:
+    """Distinct positions from random games, every few plies, as Position IDs."""
+    from bgcli.moves import legal_plays
+
+    rng = random.Random(seed)
+    found: list[str] = []
+    while len(found) < count:
+        position = Position.start()
+        for ply in range(200):
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+            plays = legal_plays(position, dice)
+            if plays:
+                position = rng.choice(plays).result
+            if position.is_game_over():
+                break
+            position = position.swapped()
+            if ply % 7 == 6 and position.position_id() not in found:
+                found.append(position.position_id())
+                if len(found) == count:
+                    break
+    return found
+
+
+# ----------------------------------------------------------------------------- collections
+
+
+def test_help_has_an_example(capsys):
+    code, out, _ = run(capsys, "batch", "--help")
+    assert code == 0 and "Example" in out
+
+
+def test_csv_collection_defaults_extra_columns_and_labels(tmp_path):
+    path = tmp_path / "study.csv"
+    path.write_text("\ufeff# a study\n\nid,name,position,notes,source\n"
+                    'A,"the start",4HPwATDgc/ABMA,"two\nlines",x\n'
+                    "\n"
+                    ",unnamed,a5yDAQYtO4MBAw\n"
+                    "B,no position,,\n"
+                    "C,,OJ+bAQDYnucAAA,race\n")
+    items = list(read_collection(path))
+    assert items == [
+        Entry("A", "the start", "4HPwATDgc/ABMA", "two\nlines", f"{path}:4"),
+        Entry("7", "unnamed", "a5yDAQYtO4MBAw", "", f"{path}:7"),
+        EntryError(f"{path}:8", "no position in this row"),
+        Entry("C", "", "OJ+bAQDYnucAAA", "race", f"{path}:9"),
+    ]
+
+
+def test_plain_text_collection_with_comments(tmp_path):
+    path = tmp_path / "list.txt"
+    path.write_text("# positions, one a line\n\n4HPwATDgc/ABMA   # the start, before any roll\n"
+                    "   \nOJ+bAQDYnucAAA\n")
+    assert list(read_collection(path)) == [
+        Entry("3", "", "4HPwATDgc/ABMA", "the start, before any roll", f"{path}:3"),
+        Entry("5", "", "OJ+bAQDYnucAAA", "", f"{path}:5"),
+    ]
+    assert list(read_collection("-", io.StringIO("position\n290NAADb7g4AAA\n"))) == [
+        Entry("2", "", "290NAADb7g4AAA", "", "<stdin>:2")]
+
+
+def test_unreadable_collections_raise_at_once(tmp_path):
+    with pytest.raises(CollectionError, match="not found"):
+        read_collection(tmp_path / "missing.csv")
+    with pytest.raises(CollectionError, match="directory"):
+        read_collection(tmp_path)
+    bad_header = tmp_path / "bad.csv"
+    bad_header.write_text("id,name,pos\n1,x,4HPwATDgc/ABMA\n")
+    with pytest.raises(CollectionError, match=r"bad.csv:1: the CSV header has no 'position'"):
+        list(read_collection(bad_header))
+    latin = tmp_path / "latin.txt"
+    latin.write_bytes(b"4HPwATDgc/ABMA # caf\xe9\n")
+    with pytest.raises(CollectionError, match="not UTF-8"):
+        list(read_collection(latin))
+
+
+def test_missing_collection_is_a_usage_error(capsys, tmp_path):
+    code, out, err = run(capsys, "batch", str(tmp_path / "nope.csv"))
+    assert code == 2 and out == ""
+    assert errors(err) == [f"bgcli: error: collection not found: {str(tmp_path / 'nope.csv')!r}"]
+
+
+# ----------------------------------------------------------------------------- rows
+
+
+def test_race_columns_are_exactly_the_race_metrics():
+    assert [name for name, _ in RACE_COLUMNS] == list(race_metrics(Position.start()))
+
+
+def test_pips_batch_matches_bgcli_pips(capsys, tmp_path):
+    collection = write_collection(tmp_path / "c.csv", POSITIONS)
+    code, out, err = run(capsys, "batch", str(collection))
+    assert code == 0, err
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert list(rows[0]) == columns(BatchPlan())
+    code, pips_out, _ = run(capsys, "pips", *POSITIONS, "-f", "csv")
+    assert code == 0
+    expected = list(csv.DictReader(io.StringIO(pips_out)))
+    assert len(rows) == len(expected) == len(POSITIONS)
+    for number, (row, pips_row) in enumerate(zip(rows, expected), start=1):
+        assert {k: row[k] for k in pips_row} == pips_row
+        assert (row["id"], row["name"], row["bgcli_version"]) == (str(number), f"p{number}", __version__)
+    xgid_row = rows[3]
+    assert (xgid_row["position_id"], xgid_row["match_id"]) == ("4HPwATDgc/ABMA", "cInlAAAAAAAE")
+    assert xgid_row["xgid"] == POSITIONS[3]
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl", ".parquet"])
+def test_every_format_holds_the_same_rows(capsys, tmp_path, suffix):
+    collection = write_collection(tmp_path / "c.csv", POSITIONS)
+    code, reference, _ = run(capsys, "batch", str(collection))
+    out = tmp_path / f"out{suffix}"
+    code, stdout, err = run(capsys, "batch", str(collection), "-o", str(out))
+    assert code == 0 and stdout == "", err
+    expected = [{k: v for k, v in row.items() if k != "elapsed_seconds"}
+                for row in csv.DictReader(io.StringIO(reference))]
+    assert read_rows(out) == expected
+    assert not journal_path(out).exists()
+    if suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        schema = pq.read_schema(out)
+        assert schema.names == columns(BatchPlan())
+        assert str(schema.field("pips_on_roll").type) == "int64"
+        assert str(schema.field("is_race").type) == "bool"
+
+
+def test_rollout_rows_reproduce_with_bgcli_rollout(capsys, tmp_path):
+    collection = write_collection(tmp_path / "c.csv", POSITIONS[:3])
+    code, out, err = run(capsys, "batch", str(collection), *SMALL_ROLLOUT, "--seed", "11")
+    assert code == 0, err
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert list(rows[0]) == columns(BatchPlan(rollout=RolloutSettings()))
+    for row in rows:
+        assert row["master_seed"] == "11"
+        assert int(row["seed"]) == position_seed(11, row["position_id"], row["match_id"])
+        code, single, _ = run(capsys, "rollout", row["input"], "--seed", row["seed"], "--trials",
+                              "36", "--no-variance-reduction", "-f", "csv")
+        single_row = next(csv.DictReader(io.StringIO(single)))
+        for name in ("win", "win_se", "lose_backgammon", "equity", "equity_se", "equity_ci_low",
+                     "games", "trials", "policy", "variance_reduction", "stop_se", "min_games"):
+            assert row[name] == single_row[name], name
+    assert len({row["seed"] for row in rows}) == 3
+
+
+def test_position_seed_is_stable_and_63_bits():
+    seed = position_seed(1, "4HPwATDgc/ABMA", "cAkAAAAAAAAE")
+    assert seed == position_seed(1, "4HPwATDgc/ABMA", "cAkAAAAAAAAE")
+    assert seed != position_seed(2, "4HPwATDgc/ABMA", "cAkAAAAAAAAE")
+    assert seed != position_seed(1, "4HPwATDgc/ABMA", "cInlAAAAAAAE")
+    assert 0 <= seed < 2**63
+    assert seed == 8540862996583175722  # fixed forever: old batches must stay reproducible
+
+
+def test_bad_rows_are_reported_by_line_and_skipped(capsys, tmp_path):
+    collection = tmp_path / "mixed.csv"
+    collection.write_text("id,name,position,notes\n"
+                          "1,good,4HPwATDgc/ABMA,\n"
+                          "2,typo,nonsense,\n"
+                          "3,empty,,\n"
+                          f"4,impossible,{SHARED_POINT_ID},\n"
+                          "5,good,OJ+bAQDYnucAAA,\n")
+    out = tmp_path / "out.csv"
+    code, _, err = run(capsys, "batch", str(collection), "-o", str(out), *SMALL_ROLLOUT, "--seed", "1")
+    assert code == 1
+    lines = errors(err)
+    assert [line.split(": ")[2] for line in lines] == [f"{collection}:{n}" for n in (3, 4, 5)]
+    assert "not a position" in lines[0] and "no position" in lines[1] and "impossible" in lines[2]
+    assert "Traceback" not in err
+    assert [row["id"] for row in read_rows(out)] == ["1", "5"]
+
+
+def test_usage_errors(capsys, tmp_path):
+    collection = write_collection(tmp_path / "c.csv", POSITIONS[:1])
+    existing = tmp_path / "out.csv"
+    existing.write_text("keep me\n")
+    for argv, needle in [
+        (["-o", str(tmp_path / "out.txt")], "cannot tell the format"),
+        (["-f", "parquet"], "Parquet cannot go to stdout"),
+        (["--resume"], "need -o OUT"),
+        (["--trials", "36"], "--trials only apply with --rollout"),
+        (["--rollout", "--policy", "clever"], "policy must be one of"),
+        (["-o", str(existing)], "exists: --resume continues it, --overwrite replaces it"),
+    ]:
+        code, out, err = run(capsys, "batch", str(collection), *argv)
+        assert code == 2 and out == "", argv
+        assert len(err.splitlines()) == 1 and needle in err, err
+    assert existing.read_text() == "keep me\n"
+    code, _, _ = run(capsys, "batch", str(collection), "-o", str(existing), "--overwrite")
+    assert code == 0 and len(read_rows(existing)) == 1
+
+
+def test_stdin_collection(capsys, tmp_path, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(POSITIONS[:2]) + "\n"))
+    code, out, err = run(capsys, "batch", "-", "-f", "jsonl")
+    assert code == 0, err
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [(r["id"], r["position_id"]) for r in rows] == [("1", "4HPwATDgc/ABMA"),
+                                                           ("2", "sGfwATDgc/ABMA")]
+
+
+# ----------------------------------------------------------------------------- resume
+
+
+@pytest.fixture(scope="module")
+def study(tmp_path_factory):
+    """Six positions and the rows of an uninterrupted small-rollout batch in every format."""
+    folder = tmp_path_factory.mktemp("study")
+    collection = write_collection(folder / "c.csv", POSITIONS[:6])
+    full = {}
+    for suffix in (".csv", ".jsonl", ".parquet"):
+        out = folder / f"full{suffix}"
+        try:
+            main(["batch", str(collection), "-o", str(out), *SMALL_ROLLOUT, "--seed", "5"])
+        except SystemExit as exc:
+            assert exc.code in (0, None)
+        full[suffix] = read_rows(out)
+    assert full[".csv"] == full[".jsonl"] == full[".parquet"]
+    return collection, full[".csv"], folder
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl"])
+def test_resume_after_a_kill_in_mid_line(capsys, tmp_path, study, suffix):
+    collection, expected, folder = study
+    out = tmp_path / f"out{suffix}"
+    lines = (folder / f"full{suffix}").read_bytes().splitlines(keepends=True)
+    keep = 3 if suffix == ".csv" else 2  # the CSV header and two rows
+    out.write_bytes(b"".join(lines[:keep]) + lines[keep][:25])  # half a row at the end
+    # no --seed: the master seed is taken from the file
+    code, _, err = run(capsys, "batch", str(collection), "-o", str(out), "--resume",
+                       *SMALL_ROLLOUT)
+    assert code == 0, err
+    assert "4 rows written" in err and "2 already there" in err
+    assert read_rows(out) == expected
+
+
+def test_resume_parquet_from_file_and_journal(capsys, tmp_path, study):
+    collection, expected, folder = study
+    out = tmp_path / "out.parquet"
+    first_two = write_collection(tmp_path / "first.csv", POSITIONS[:2])
+    code, _, err = run(capsys, "batch", str(first_two), "-o", str(out), *SMALL_ROLLOUT, "--seed", "5")
+    assert code == 0, err
+    # then a run killed hard: one row in the journal, half of the next
+    journal_lines = (folder / "full.jsonl").read_text().splitlines(keepends=True)
+    journal_path(out).write_text(journal_lines[2] + journal_lines[3][:40])
+    done = read_done(out, "parquet")
+    assert len(done.keys) == 3 and done.master_seed == 5
+    code, _, err = run(capsys, "batch", str(collection), "-o", str(out), "--resume", *SMALL_ROLLOUT)
+    assert code == 0, err
+    assert read_rows(out) == expected
+    assert not journal_path(out).exists()
+
+
+def test_resume_refuses_other_settings(capsys, study):
+    collection, expected, folder = study
+    out = folder / "full.csv"
+    before = out.read_bytes()
+    for argv, needle in [
+        (SMALL_ROLLOUT + ["--seed", "6"], "written with master_seed=5, this run has master_seed=6"),
+        (["--rollout", "--trials", "72", "--no-variance-reduction"], "trials=36, this run has trials=72"),
+        ([], "it has rollout columns and this run has no --rollout"),
+    ]:
+        code, _, err = run(capsys, "batch", str(collection), "-o", str(out), "--resume", *argv)
+        assert code == 2 and errors(err) and needle in err, err
+    assert out.read_bytes() == before
+
+
+def test_ctrl_c_keeps_the_rows_written(capsys, tmp_path, study, monkeypatch):
+    import bgcli.batch
+
+    collection, expected, _ = study
+    real_analyse, calls = bgcli.batch.analyse, []
+
+    def interrupted_at_the_third(entry, plan, progress=None):
+        calls.append(entry.id)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real_analyse(entry, plan, progress)
+
+    for suffix in (".csv", ".parquet"):
+        calls.clear()
+        out = tmp_path / f"out{suffix}"
+        monkeypatch.setattr(bgcli.batch, "analyse", interrupted_at_the_third)
+        code, _, err = run(capsys, "batch", str(collection), "-o", str(out), *SMALL_ROLLOUT, "--seed", "5")
+        assert code == 130 and "--resume continues" in err
+        assert read_rows(out) == expected[:2]  # Parquet: written properly on the way out
+        monkeypatch.setattr(bgcli.batch, "analyse", real_analyse)
+        code, _, err = run(capsys, "batch", str(collection), "-o", str(out), "--resume", *SMALL_ROLLOUT)
+        assert code == 0, err
+        assert read_rows(out) == expected
+
+
+def _start_batch(collection: Path, out: Path, *argv: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "bgcli", "batch", str(collection), "-o", str(out),
+                             *argv], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+
+def _wait_for_rows(path: Path, rows: int, process: subprocess.Popen | None, timeout: float = 120) -> int:
+    """Wait until ``path`` holds at least ``rows`` complete lines; return how many it holds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if path.exists():
+            count = path.read_bytes().count(b"\n")
+            if count >= rows:
+                return count
+        if process is not None and process.poll() is not None:
+            raise AssertionError(f"the batch ended early: {process.stderr.read()}")
+        time.sleep(0.02)
+    raise AssertionError(f"{path} never reached {rows} lines")
+
+
+@pytest.fixture(scope="module")
+def long_study(tmp_path_factory):
+    """Ten positions at 200 games each: long enough to be stopped in the middle."""
+    folder = tmp_path_factory.mktemp("long")
+    collection = write_collection(folder / "c.csv", random_positions(10, seed=3))
+    return collection, ["--rollout", "--trials", "200", "--no-variance-reduction"]
+
+
+def test_sigkill_then_resume_gives_the_uninterrupted_rows(capsys, tmp_path, long_study):
+    collection, settings = long_study
+    out = tmp_path / "out.csv"
+    process = _start_batch(collection, out, *settings)  # no --seed: a random master seed
+    try:
+        _wait_for_rows(out, 3, process)  # the header and two rows
+    finally:
+        process.kill()
+        process.wait()
+        process.stderr.close()
+    written = read_rows(out)
+    assert 2 <= len(written) < 10
+    code, _, err = run(capsys, "batch", str(collection), "-o", str(out), "--resume", *settings)
+    assert code == 0, err
+    resumed = read_rows(out)
+    master_seed = resumed[0]["master_seed"]
+    assert {row["master_seed"] for row in resumed} == {master_seed}
+    uninterrupted = tmp_path / "uninterrupted.csv"
+    code, _, err = run(capsys, "batch", str(collection), "-o", str(uninterrupted), *settings,
+                       "--seed", master_seed)
+    assert code == 0, err
+    assert resumed == read_rows(uninterrupted)
+
+
+def test_sigterm_closes_a_parquet_file_properly(capsys, tmp_path, long_study):
+    collection, settings = long_study
+    out = tmp_path / "out.parquet"
+    process = _start_batch(collection, out, *settings, "--seed", "9")
+    try:
+        _wait_for_rows(journal_path(out), 2, process)
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=60)
+        stderr = process.stderr.read()
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        process.stderr.close()
+    assert process.returncode == 130, stderr
+    assert not journal_path(out).exists()
+    assert 2 <= len(read_rows(out)) < 10
+    code, _, err = run(capsys, "batch", str(collection), "-o", str(out), "--resume", *settings)
+    assert code == 0, err
+    rows = read_rows(out)
+    assert len(rows) == 10 and len({row["id"] for row in rows}) == 10
+
+
+# ----------------------------------------------------------------------------- Dask
+
+
+def _dask(*argv: str, **kwargs) -> subprocess.Popen:
+    environment = dict(os.environ, NUMBA_NUM_THREADS="1")
+    return subprocess.Popen([sys.executable, "-m", "dask", *argv], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, env=environment, **kwargs)
+
+
+def _worker(scheduler_file: Path) -> subprocess.Popen:
+    return _dask("worker", "--scheduler-file", str(scheduler_file), "--nthreads", "1",
+                 "--no-nanny", "--no-dashboard", "--host", "127.0.0.1")
+
+
+def _stop(processes: list[subprocess.Popen]) -> None:
+    """Workers are killed (they hold nothing to save; a terminated worker may linger trying
+    to reach a scheduler that is gone), then the scheduler is terminated."""
+    scheduler, workers = processes[0], processes[1:]
+    for process in workers:
+        if process.poll() is None:
+            process.kill()
+    if scheduler.poll() is None:
+        scheduler.terminate()
+    for process in processes:
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def _wait_for_workers(address: str, count: int) -> None:
+    from distributed import Client
+
+    with Client(address, timeout="60s", set_as_default=False) as client:
+        client.wait_for_workers(count, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def dask_cluster(tmp_path_factory):
+    """A real local cluster: ``dask scheduler`` and two ``dask worker --nthreads 1``
+    processes, on 127.0.0.1 only. Yields (address, scheduler file, processes list)."""
+    folder = tmp_path_factory.mktemp("dask")
+    scheduler_file = folder / "scheduler.json"
+    processes = [_dask("scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                       "--scheduler-file", str(scheduler_file))]
+    try:
+        deadline = time.monotonic() + 60
+        while not scheduler_file.exists() or not scheduler_file.read_text().strip():
+            assert time.monotonic() < deadline, "the Dask scheduler did not start"
+            assert processes[0].poll() is None, "the Dask scheduler exited"
+            time.sleep(0.1)
+        address = json.loads(scheduler_file.read_text())["address"]
+        processes += [_worker(scheduler_file), _worker(scheduler_file)]
+        _wait_for_workers(address, 2)
+        yield address, scheduler_file, processes
+    finally:
+        _stop(processes)
+
+
+@pytest.fixture(scope="module")
+def local_rows(tmp_path_factory, long_study):
+    collection, settings = long_study
+    out = tmp_path_factory.mktemp("local") / "local.jsonl"
+    try:
+        main(["batch", str(collection), "-o", str(out), *settings, "--seed", "21"])
+    except SystemExit as exc:
+        assert exc.code in (0, None)
+    return read_rows(out)
+
+
+def test_dask_cluster_gives_the_local_rows(capsys, tmp_path, long_study, local_rows, dask_cluster):
+    collection, settings = long_study
+    address, _, _ = dask_cluster
+    out = tmp_path / "dask.jsonl"
+    code, _, err = run(capsys, "batch", str(collection), "-o", str(out), *settings, "--seed", "21",
+                       "--scheduler", address)
+    assert code == 0, err
+    rows = read_rows(out)
+    assert list(rows[0]) == list(local_rows[0])  # the same columns in the same order
+    assert by_id(rows) == by_id(local_rows)
+    # pips only: chunks of positions per task
+    code, out_pips, err = run(capsys, "batch", str(collection), "--scheduler", address)
+    assert code == 0, err
+    code, out_local, _ = run(capsys, "batch", str(collection))
+    strip = lambda text: by_id([{k: v for k, v in row.items() if k != "elapsed_seconds"}
+                                for row in csv.DictReader(io.StringIO(text))])
+    assert strip(out_pips) == strip(out_local)
+
+
+def test_a_worker_lost_mid_batch_loses_and_duplicates_nothing(capsys, tmp_path, long_study,
+                                                             local_rows, dask_cluster):
+    collection, settings = long_study
+    address, scheduler_file, processes = dask_cluster
+    doomed = _worker(scheduler_file)  # a third worker, killed once the first row is in
+    processes.append(doomed)
+    _wait_for_workers(address, 3)
+    out = tmp_path / "dask.csv"
+    rows_at_kill: list[int] = []
+
+    def kill_after_first_row():
+        rows_at_kill.append(_wait_for_rows(out, 2, None) - 1)
+        doomed.kill()
+
+    watcher = threading.Thread(target=kill_after_first_row, daemon=True)
+    watcher.start()
+    code, _, err = run(capsys, "batch", str(collection), "-o", str(out), *settings, "--seed", "21",
+                       "--scheduler", address)
+    watcher.join(timeout=30)
+    assert code == 0, err
+    assert doomed.wait(timeout=10) == -signal.SIGKILL
+    assert rows_at_kill and rows_at_kill[0] < 10, "the batch finished before the worker was killed"
+    rows = read_rows(out)
+    assert len(rows) == 10 and len({row["id"] for row in rows}) == 10
+    assert by_id(rows) == by_id(local_rows)
+    # and the lost worker did take work with it, which the scheduler ran again elsewhere
+    assert any(key.startswith("bgcli-batch-") and start == "processing"
+               for key, start, stimulus in _scheduler_transitions(address)
+               if "worker-cleanup" in stimulus)
+
+
+def _scheduler_transitions(address: str) -> list[tuple[str, str, str]]:
+    """(key, from state, stimulus) of the scheduler's recent task transitions."""
+    from distributed import Client
+
+    def transitions(dask_scheduler):
+        return [(str(entry[0]), entry[1], entry[4]) for entry in dask_scheduler.transition_log]
+
+    with Client(address, timeout="30s", set_as_default=False) as client:
+        return client.run_on_scheduler(transitions)
