@@ -183,6 +183,20 @@ def _set_step(work, depth, source, target):
     work[_PATH + 2 * depth + 1] = target + 1 if source >= 0 else -1
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _play_second(board, source_b, die_a, die_b, key_a, boards, steps, keys, table, work):
+    """Play ``die_b`` from ``source_b`` after the first die, record the result and undo it.
+    Returns whether the step was legal."""
+    target_b = _destination(board, source_b, die_b)
+    if target_b == -2:
+        return False
+    key_b, hit_b = _apply(board, source_b, target_b, key_a)
+    _set_step(work, 1, source_b, target_b)
+    _record(board, 2, die_a + die_b, key_b, boards, steps, keys, table, work)
+    _undo(board, source_b, target_b, hit_b)
+    return True
+
+
 @njit(cache=True, nogil=True)
 def _search_two(board, die_a, die_b, key, same_checker_only, boards, steps, keys, table, work):
     """Non-doubles: play ``die_a`` then ``die_b``. With ``same_checker_only`` the second die
@@ -213,27 +227,17 @@ def _search_two(board, die_a, die_b, key, same_checker_only, boards, steps, keys
             if same_checker_only:
                 top_b, bottom_b = target_a, max(target_a, 0)
             for source_b in range(top_b, bottom_b - 1, -1):
-                target_b = _destination(board, source_b, die_b)
-                if target_b == -2:
-                    continue
-                moved_b = True
-                key_b, hit_b = _apply(board, source_b, target_b, key_a)
-                _set_step(work, 1, source_b, target_b)
-                _record(board, 2, die_a + die_b, key_b, boards, steps, keys, table, work)
-                _undo(board, source_b, target_b, hit_b)
+                if _play_second(board, source_b, die_a, die_b, key_a, boards, steps, keys,
+                                table, work):
+                    moved_b = True
         else:
             # the occupied points, plus the first checker's landing point if it was empty
             extra = target_a >= 0 and board[1, target_a] == 1
             for j in range(count + extra):
                 source_b = work[_OCCUPIED + j] if j < count else target_a
-                target_b = _destination(board, source_b, die_b)
-                if target_b == -2:
-                    continue
-                moved_b = True
-                key_b, hit_b = _apply(board, source_b, target_b, key_a)
-                _set_step(work, 1, source_b, target_b)
-                _record(board, 2, die_a + die_b, key_b, boards, steps, keys, table, work)
-                _undo(board, source_b, target_b, hit_b)
+                if _play_second(board, source_b, die_a, die_b, key_a, boards, steps, keys,
+                                table, work):
+                    moved_b = True
         _set_step(work, 1, -1, -1)
         if not moved_b:
             _record(board, 1, die_a, key_a, boards, steps, keys, table, work)
