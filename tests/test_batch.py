@@ -28,6 +28,7 @@ from bgcli import __version__
 from bgcli.batch import (RACE_COLUMNS, BatchPlan, columns, journal_path, position_seed,
                          read_done)
 from bgcli.cli.app import main
+from cli_helpers import run
 from bgcli.collections import Entry, EntryError, read_collection
 from bgcli.errors import CollectionError
 from bgcli.position import Position
@@ -48,15 +49,6 @@ SMALL_ROLLOUT = ["--rollout", "--trials", "36", "--no-variance-reduction"]
 SHARED_POINT_ID = "4Dn4QDDgc/ABMA"  # parses, but both sides hold one point: impossible
 
 
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    """Run ``bgcli argv`` in-process; return (exit code, stdout, stderr)."""
-    code = 0
-    try:
-        main(list(argv))
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def errors(err: str) -> list[str]:

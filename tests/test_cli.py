@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from bgcli import __version__
-from bgcli.cli.app import main
+from cli_helpers import run
 from bgcli.notation.detect import parse_situation
 from bgcli.notation.gnubgid import parse_match_id, parse_position_id
 from bgcli.position import Position
@@ -34,15 +34,6 @@ SIXTEEN_CHECKERS_ID = "4Dn4ABjwOfgAWA"  # 16 checkers for the player on roll
 COMMANDS = ["show", "pips", "moves", "convert"]
 
 
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    """Run ``bgcli argv`` in-process; return (exit code, stdout, stderr)."""
-    code = 0
-    try:
-        main(list(argv))
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def assert_one_line_error(err: str, kind: str = "error") -> str:

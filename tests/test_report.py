@@ -20,6 +20,7 @@ import pytest
 
 from bgcli import __version__
 from bgcli.cli.app import main
+from cli_helpers import run
 from bgcli.notation.detect import Situation, parse_situation
 from bgcli.notation.gnubgid import MatchState
 from bgcli.position import Position
@@ -37,14 +38,6 @@ BUSY = Situation(Position.from_points({6: 8, 5: 2, 4: 2, "bar": 2, 13: 1},
                  MatchState(cube_value=4, cube_owner=0, player_on_roll=1, dice=(6, 6)))
 
 
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = 0
-    try:
-        main(list(argv))
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def assert_png(path: Path) -> None:

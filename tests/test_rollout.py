@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from bgcli import __version__
-from bgcli.cli.app import main
+from cli_helpers import run
 from bgcli.kernels.dice import roll_dice
 from bgcli.kernels.evaluate import POLICY_NAMES, probabilities
 from bgcli.kernels.playout import rollout_trials, trial_seed
@@ -519,14 +519,6 @@ def test_stop_on_standard_error_waits_for_min_games():
 # ----------------------------------------------------------------------------- command line
 
 
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = 0
-    try:
-        main(list(argv))
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_cli_rollout_json_carries_the_settings(capsys):
