@@ -74,6 +74,10 @@ RACE_COLUMNS = [
     ("kleinman_sum", "int"), ("kleinman_diff", "int"), ("kleinman_count", "float"),
     ("kleinman_win_probability", "float"),
 ]
+# bgcli.bearoff.bearoff_metrics: null unless the side (for race_*: both sides) is all home
+BEAROFF_COLUMNS = [(name, "float") for name in (
+    "epc_on_roll", "wastage_on_roll", "epc_opponent", "wastage_opponent", "race_win_exact",
+    "race_win_gammon_exact", "race_lose_gammon_exact")]
 _RATES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon", "equity")
 ROLLOUT_COLUMNS = [
     *[(f"{rate}{suffix}", "float") for rate in _RATES for suffix in ("", "_se")],
@@ -130,7 +134,8 @@ class BatchPlan:
     master_seed: int = 0
 
     def column_types(self) -> list[tuple[str, str]]:
-        return ID_COLUMNS + RACE_COLUMNS + (ROLLOUT_COLUMNS if self.rollout else []) + TAIL_COLUMNS
+        return (ID_COLUMNS + RACE_COLUMNS + BEAROFF_COLUMNS
+                + (ROLLOUT_COLUMNS if self.rollout else []) + TAIL_COLUMNS)
 
     def settings_row(self) -> dict:
         """The values of the setting columns a row of this plan carries."""
@@ -172,8 +177,10 @@ def analyse(entry: Entry, plan: BatchPlan, progress: GamesProgress | None = None
     row = {"id": entry.id, "name": entry.name, "input": entry.position,
            "position_id": situation.position_id, "match_id": situation.match_id,
            "xgid": situation.xgid}
-    metrics = race_metrics(situation.position)
-    for name, _ in RACE_COLUMNS:
+    from .bearoff import bearoff_metrics
+
+    metrics = race_metrics(situation.position) | bearoff_metrics(situation.position)
+    for name, _ in RACE_COLUMNS + BEAROFF_COLUMNS:
         value = metrics[name]
         # gnubg computes in single precision: 4 decimals hold every digit that means anything
         row[name] = round(value, 4) if isinstance(value, float) else value

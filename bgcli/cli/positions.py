@@ -66,6 +66,7 @@ def show(
 PIPS_TABLE_COLUMNS = [
     "position_id", "is_race", "pips_on_roll", "pips_opponent", "pip_difference", "keith_verdict",
     "thorp_verdict", "eight_nine_twelve_verdict", "isight_verdict", "kleinman_win_probability",
+    "epc_on_roll", "epc_opponent", "race_win_exact",
 ]
 
 
@@ -75,10 +76,11 @@ def pips(
     input_file: Optional[Path] = InputOption,
     fmt: OutputFormat = FormatOption,
 ) -> None:
-    """Pip counts and race metrics (Keith, Thorp, 8-9-12, Kleinman, Isight), one row per position, with gnubg's verdicts. The player on roll is gnubg's "leader".
+    """Pip counts and race metrics (Keith, Thorp, 8-9-12, Kleinman, Isight), one row per position, with gnubg's verdicts. The player on roll is gnubg's "leader". With every checker of a side home: its effective pip count and wastage from the one-sided bear-off database; with both sides home: the exact race odds.
 
     Example:  bgcli pips 4HPwATDgc/ABMA -f csv
     """
+    from ..bearoff import bearoff_metrics
     from ..race import race_metrics
 
     rows, failed = [], 0
@@ -91,6 +93,8 @@ def pips(
         # gnubg computes in single precision: 4 decimals hold every digit that means anything
         row.update({key: round(value, 4) if isinstance(value, float) else value
                     for key, value in race_metrics(situation.position).items()})
+        row.update({key: round(value, 4) if isinstance(value, float) else value
+                    for key, value in bearoff_metrics(situation.position).items()})
         rows.append(row)
     if not rows and not failed:
         raise typer.BadParameter("give positions as arguments, with --input FILE, or '-' for stdin")
