@@ -185,7 +185,12 @@ def rollout(position: Position, settings: RolloutSettings = RolloutSettings(),
     start = np.ascontiguousarray(position.board, dtype=np.int8)
     values = np.zeros((settings.trials, 5))
     policy = POLICY_NAMES[settings.policy]
-    params = np.zeros(1)
+    if settings.policy == "net":
+        from .net import load_params
+
+        params = load_params()  # the shipped weights, read once per process
+    else:
+        params = np.zeros(1)
     done = 0
     batch = 32
     began = time.perf_counter()

@@ -87,7 +87,7 @@ def rollout(
     stop_se: Optional[float] = typer.Option(None, "--stop-se", min=0.0,
                                             help="Stop once the equity's standard error is below this..."),
     min_games: int = typer.Option(324, "--min-games", min=2, help="...after at least this many games."),
-    policy: str = typer.Option("heuristic", "--policy", help="How the games are played: heuristic (greedy, 0-ply) or random."),
+    policy: str = typer.Option("heuristic", "--policy", help="How the games are played: heuristic (greedy, 0-ply), net (greedy over the trained neural net) or random."),
     fmt: OutputFormat = FormatOption,
 ) -> None:
     """Monte Carlo rollout: Win, W(g), W(bg), L(g), L(bg) and cubeless equity for the player on roll, each with its standard error; every row carries the settings (seed included) that reproduce it.

@@ -12,7 +12,8 @@ Policies are small integers so that kernels can switch on them without Python ob
 * ``POLICY_RANDOM``: uniformly random legal plays (tests, teaching); evaluation still uses
   the heuristic (for truncation and variance reduction);
 * ``POLICY_HEURISTIC``: greedy over the hand-written heuristic below (gnubg's "0-ply");
-* later issues add trained networks behind ``evaluate`` with their weights in ``params``.
+* ``POLICY_NET``: greedy over the trained neural net (``bgcli.kernels.net``), its weights
+  flattened in ``params`` (see ``bgcli.net.load_params``).
 """
 
 from __future__ import annotations
@@ -22,9 +23,12 @@ import math
 import numpy as np
 from numba import njit
 
+from .net import net_probabilities
+
 POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1
-POLICY_NAMES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC}
+POLICY_NET = 2
+POLICY_NAMES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC, "net": POLICY_NET}
 
 WIN, WIN_GAMMON, WIN_BACKGAMMON, LOSE_GAMMON, LOSE_BACKGAMMON = 0, 1, 2, 3, 4
 
@@ -153,8 +157,11 @@ def heuristic_probabilities(board, me, out):
 
 @njit(cache=True, nogil=True)
 def evaluate(board, me, policy, params, out):
-    """The evaluator behind ``policy`` (``params`` holds a trained net's weights later)."""
-    heuristic_probabilities(board, me, out)
+    """The evaluator behind ``policy`` (``params``: the net's weights for ``POLICY_NET``)."""
+    if policy == POLICY_NET:
+        net_probabilities(board, me, params, out)
+    else:
+        heuristic_probabilities(board, me, out)
 
 
 @njit(cache=True, nogil=True)
@@ -181,8 +188,17 @@ def _finished(board, me, out):
         out[3], out[4] = gammon, backgammon
 
 
-def probabilities(board: np.ndarray, policy: int = POLICY_HEURISTIC) -> np.ndarray:
-    """Python helper: the evaluator's five probabilities for the player on roll."""
+def probabilities(board: np.ndarray, policy: int = POLICY_HEURISTIC,
+                  params: np.ndarray | None = None) -> np.ndarray:
+    """Python helper: the evaluator's five probabilities for the player on roll (the net
+    policy uses the shipped weights unless ``params`` is given)."""
+    if params is None:
+        if policy == POLICY_NET:
+            from ..net import load_params
+
+            params = load_params()
+        else:
+            params = np.zeros(1)
     out = np.zeros(5)
-    evaluate(np.ascontiguousarray(board, dtype=np.int8), 1, policy, np.zeros(1), out)
+    evaluate(np.ascontiguousarray(board, dtype=np.int8), 1, policy, params, out)
     return out

@@ -1,0 +1,51 @@
+"""The train command: TD(lambda) self-play training of the neural evaluator."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from .common import app
+
+
+@app.command()
+def train(
+    games: int = typer.Option(10_000, "--games", "-n", help="Train until this many games in all (a resumed run counts its earlier games)."),
+    minutes: Optional[float] = typer.Option(None, "--minutes", help="Stop after this many minutes even if --games is not reached."),
+    seed: int = typer.Option(1, "--seed", help="Seed of the initial weights and of every game's dice."),
+    alpha: float = typer.Option(0.1, "--alpha", help="Learning rate."),
+    lam: float = typer.Option(0.7, "--lambda", help="Trace decay lambda of TD(lambda)."),
+    checkpoint: Path = typer.Option(Path("net_checkpoint.npz"), "--checkpoint", "-o", help="Weights file written every --checkpoint-every games and at the end (.npz with a JSON record)."),
+    checkpoint_every: int = typer.Option(5_000, "--checkpoint-every", help="Games between checkpoints."),
+    check_every: int = typer.Option(10_000, "--check-every", help="Games between strength checks (net vs heuristic and vs random)."),
+    check_deals: int = typer.Option(500, "--check-deals", help="Deals per strength check, each played twice with sides swapped."),
+    resume: Optional[Path] = typer.Option(None, "--resume", help="Continue from this checkpoint (its seed, alpha and lambda are kept)."),
+    record_json: Optional[Path] = typer.Option(None, "--record", help="Also write the training record as JSON to this file."),
+) -> None:
+    """Train the neural evaluator by TD(lambda) self-play; progress on stderr, the record
+    (games, seed, wall time, strength checks) as JSON on stdout."""
+    from ..train import TrainSettings, make_record
+    from ..train import train as run_training
+
+    settings = TrainSettings(games=games, seed=seed, alpha=alpha, lam=lam, minutes=minutes,
+                             checkpoint=str(checkpoint), checkpoint_every=checkpoint_every,
+                             check_every=check_every, check_deals=check_deals)
+    problems = settings.problems()
+    if problems:
+        raise typer.BadParameter("; ".join(problems))
+    if resume is not None and not resume.exists():
+        raise typer.BadParameter(f"no such checkpoint: {str(resume)!r}")
+    command = shlex.join(["bgcli", "train", "--games", str(games), "--seed", str(seed),
+                          "--alpha", str(alpha), "--lambda", str(lam)]
+                         + (["--minutes", str(minutes)] if minutes is not None else [])
+                         + (["--resume", str(resume)] if resume is not None else []))
+    state = run_training(settings, resume=resume, command=command)
+    record = make_record(state, command)
+    text = json.dumps(record, indent=2, sort_keys=True)
+    if record_json is not None:
+        record_json.write_text(text + "\n")
+    typer.echo(text)

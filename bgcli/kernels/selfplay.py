@@ -1,0 +1,219 @@
+"""Self-play kernels: TD(lambda) training of the net, and matches between two policies.
+
+TD(lambda) (Sutton; Tesauro's TD-Gammon): both sides are played greedily (0-ply) by the
+current net. The five values are tracked in a fixed frame, player 0's (its win, its gammon
+and backgammon wins, its gammon and backgammon losses), so one set of eligibility traces
+serves both players: with player 1 on roll the net's outputs ``y`` map to
+``(1 - y0, y3, y4, y1, y2)``. Each ply: ``delta = A(next) - A(now)`` (the exact 0/1 outcome
+at the end), ``w += alpha * sum_k delta_k * e_k``, then ``e_k = lambda * e_k + grad A_k(next)``.
+
+Dice: game ``g`` of a run seeded ``seed`` draws from ``trial_seed(seed, g)``, so a run resumed
+at game ``g`` plays exactly the games it would have played without stopping.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, uint64
+
+from .dice import next_u64, roll_dice
+from .evaluate import POLICY_RANDOM, equity, evaluate
+from .movegen import generate_plays, new_buffers
+from .net import (MAX_NONZERO, N_HIDDEN, N_OUTPUTS, NET_SIZE, PARAMS_SIZE, add_gradient,
+                  encode, forward, is_contact, net_probabilities, outcome)
+from .playout import trial_seed
+
+
+@njit(cache=True, nogil=True)
+def _to_frame(y, player, a):
+    """Raw outputs of the side on roll -> player 0's frame."""
+    if player == 0:
+        for k in range(5):
+            a[k] = y[k]
+    else:
+        a[0] = 1.0 - y[0]
+        a[1] = y[3]
+        a[2] = y[4]
+        a[3] = y[1]
+        a[4] = y[2]
+
+
+@njit(cache=True, nogil=True)
+def _greedy_net(count, params, boards, probs):
+    best = -1e9
+    choice = 0
+    for i in range(count):
+        net_probabilities(boards[i], 0, params, probs)
+        value = -equity(probs)
+        if value > best:
+            best = value
+            choice = i
+    return choice
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _evaluate_into(params, board, player, idx, val, z, h, y, a):
+    """Forward pass on ``board`` (row 1 on roll, absolute ``player``): fills the buffers and
+    ``a`` (player 0's frame); returns the net's offset and the number of nonzero inputs."""
+    n = encode(board, 1, idx, val)
+    offset = 0 if is_contact(board, 1) else NET_SIZE
+    forward(params, offset, idx, val, n, z, h, y)
+    _to_frame(y, player, a)
+    return offset, n
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _add_traces(params, offset, idx, val, n, z, h, y, player, traces):
+    coef = np.zeros(N_OUTPUTS)
+    for k in range(5):
+        # A_k = c + sign * y_src: which raw output feeds frame output k, with which sign
+        if player == 0:
+            src, sign = k, 1.0
+        elif k == 0:
+            src, sign = 0, -1.0
+        elif k == 1:
+            src, sign = 3, 1.0
+        elif k == 2:
+            src, sign = 4, 1.0
+        elif k == 3:
+            src, sign = 1, 1.0
+        else:
+            src, sign = 2, 1.0
+        for m in range(5):
+            coef[m] = 0.0
+        coef[src] = sign
+        add_gradient(params, offset, idx, val, n, z, h, y, coef, traces[k])
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def td_train(params, start, seed, first_game, n_games, alpha, lam, stats):
+    """Train ``params`` in place on games ``first_game .. first_game + n_games - 1``.
+
+    ``stats`` (float64[3]) accumulates plies played, player 0's points, games."""
+    boards, steps, keys, table, work = new_buffers()
+    traces = np.zeros((5, PARAMS_SIZE))
+    board = np.empty((2, 25), dtype=np.int8)
+    state = np.empty(1, dtype=np.uint64)
+    idx = np.empty(MAX_NONZERO, dtype=np.int64)
+    val = np.empty(MAX_NONZERO)
+    z = np.empty(N_HIDDEN)
+    h = np.empty(N_HIDDEN)
+    y = np.empty(N_OUTPUTS)
+    now = np.empty(5)
+    nxt = np.empty(5)
+    delta = np.empty(5)
+    probs = np.empty(5)
+    for game in range(first_game, first_game + n_games):
+        state[0] = trial_seed(seed, game)
+        board[:, :] = start
+        traces[:, :] = 0.0
+        player = 0
+        offset, n = _evaluate_into(params, board, player, idx, val, z, h, y, now)
+        _add_traces(params, offset, idx, val, n, z, h, y, player, traces)
+        used_contact = offset == 0
+        used_race = offset != 0
+        ply = 0
+        while True:
+            d1, d2 = roll_dice(state)
+            while ply == 0 and d1 == d2:
+                d1, d2 = roll_dice(state)
+            count, _ = generate_plays(board, d1, d2, boards, steps, keys, table, work)
+            choice = _greedy_net(count, params, boards, probs)
+            for index in range(25):
+                board[0, index] = boards[choice, 1, index]
+                board[1, index] = boards[choice, 0, index]
+            ply += 1
+            player = 1 - player
+            over = True
+            for index in range(25):
+                if board[0, index] > 0:
+                    over = False
+                    break
+            if over:
+                outcome(board, 1, y)
+                _to_frame(y, player, nxt)
+            else:
+                _evaluate_into(params, board, player, idx, val, z, h, y, nxt)
+            for k in range(5):
+                delta[k] = alpha * (nxt[k] - now[k])
+            # only the nets this game has used have nonzero traces
+            lo = 0 if used_contact else NET_SIZE
+            hi = PARAMS_SIZE if used_race else NET_SIZE
+            for i in range(lo, hi):
+                params[i] += (delta[0] * traces[0, i] + delta[1] * traces[1, i]
+                              + delta[2] * traces[2, i] + delta[3] * traces[3, i]
+                              + delta[4] * traces[4, i])
+                traces[0, i] *= lam
+                traces[1, i] *= lam
+                traces[2, i] *= lam
+                traces[3, i] *= lam
+                traces[4, i] *= lam
+            if over:
+                stats[1] += nxt[0] * 2.0 - 1.0 + nxt[1] + nxt[2] - nxt[3] - nxt[4]
+                break
+            offset, n = _evaluate_into(params, board, player, idx, val, z, h, y, now)
+            _add_traces(params, offset, idx, val, n, z, h, y, player, traces)
+            if offset == 0:
+                used_contact = True
+            else:
+                used_race = True
+        stats[0] += ply
+        stats[2] += 1.0
+
+
+@njit(cache=True, nogil=True)
+def _choose(count, policy, params, choice_state, boards, probs):
+    if policy == POLICY_RANDOM:
+        return np.int64(next_u64(choice_state) % uint64(count))
+    best = -1e9
+    choice = 0
+    for i in range(count):
+        evaluate(boards[i], 0, policy, params, probs)
+        value = -equity(probs)
+        if value > best:
+            best = value
+            choice = i
+    return choice
+
+
+@njit(cache=True, nogil=True)
+def play_match(start, seed, first_deal, n_deals, policy_a, params_a, policy_b, params_b, out):
+    """Deal ``d`` is played twice with the same dice: A moving first, then B moving first.
+    ``out[d, g]`` gets A's points (+-1, 2, 3) in game ``g``."""
+    boards, steps, keys, table, work = new_buffers()
+    board = np.empty((2, 25), dtype=np.int8)
+    state = np.empty(1, dtype=np.uint64)
+    choice_state = np.empty(1, dtype=np.uint64)
+    probs = np.empty(5)
+    for d in range(n_deals):
+        deal = first_deal + d
+        for g in range(2):
+            state[0] = trial_seed(seed, deal)
+            choice_state[0] = trial_seed(seed ^ 0x5EED, deal)
+            board[:, :] = start
+            a_on_roll = g == 0
+            ply = 0
+            while True:
+                d1, d2 = roll_dice(state)
+                while ply == 0 and d1 == d2:
+                    d1, d2 = roll_dice(state)
+                count, _ = generate_plays(board, d1, d2, boards, steps, keys, table, work)
+                if a_on_roll:
+                    choice = _choose(count, policy_a, params_a, choice_state, boards, probs)
+                else:
+                    choice = _choose(count, policy_b, params_b, choice_state, boards, probs)
+                for index in range(25):
+                    board[0, index] = boards[choice, 1, index]
+                    board[1, index] = boards[choice, 0, index]
+                ply += 1
+                over = True
+                for index in range(25):
+                    if board[0, index] > 0:
+                        over = False
+                        break
+                if over:
+                    outcome(board, 0, probs)  # the mover (now row 0) has won
+                    points = 1.0 + probs[1] + probs[2]
+                    out[d, g] = points if a_on_roll else -points
+                    break
+                a_on_roll = not a_on_roll

@@ -1,0 +1,72 @@
+"""The trained net's weights: file format, loading (cached) and saving.
+
+A weights file is an ``.npz`` holding ``params`` (the flat float64 array laid out as
+``bgcli.kernels.net`` documents), ``n_inputs`` and ``n_hidden`` (checked on load) and
+``record``, a JSON string saying how the weights were made (command, games, seed, wall time,
+strength checks). The shipped weights live in ``bgcli/data/net_weights.npz`` with the same
+record beside them as ``net_weights.json``.
+
+This module imports numpy only; the kernel constants come from a plain copy checked on load.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from .errors import BgcliError
+
+DEFAULT_WEIGHTS = Path(__file__).parent / "data" / "net_weights.npz"
+
+
+def _shape() -> tuple[int, int, int]:
+    from .kernels.net import N_HIDDEN, N_INPUTS, PARAMS_SIZE
+
+    return N_INPUTS, N_HIDDEN, PARAMS_SIZE
+
+
+def save_weights(path: str | Path, params: np.ndarray, record: dict) -> None:
+    """Write ``params`` and ``record`` to ``path`` (an ``.npz``), atomically."""
+    n_inputs, n_hidden, size = _shape()
+    if params.shape != (size,):
+        raise ValueError(f"expected {size} weights, got shape {params.shape}")
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp.npz")
+    np.savez(tmp, params=params.astype(np.float64), n_inputs=n_inputs, n_hidden=n_hidden,
+             record=json.dumps(record, sort_keys=True))
+    tmp.replace(path)
+
+
+def read_weights(path: str | Path) -> tuple[np.ndarray, dict]:
+    """(params, record) from a weights file; ``BgcliError`` when it does not fit this net."""
+    n_inputs, n_hidden, size = _shape()
+    try:
+        with np.load(path) as data:
+            params = np.ascontiguousarray(data["params"], dtype=np.float64)
+            shape = (int(data["n_inputs"]), int(data["n_hidden"]))
+            record = json.loads(str(data["record"]))
+    except (OSError, KeyError, ValueError) as exc:
+        raise BgcliError(f"cannot read net weights: {exc}: {str(path)!r}") from exc
+    if shape != (n_inputs, n_hidden) or params.shape != (size,):
+        raise BgcliError(f"net weights are for a {shape[0]}-{shape[1]}-5 net, this version "
+                         f"uses {n_inputs}-{n_hidden}-5: {str(path)!r}")
+    return params, record
+
+
+@lru_cache(maxsize=4)
+def _cached(path: str) -> np.ndarray:
+    params, _ = read_weights(path)
+    return params
+
+
+def load_params(path: str | Path | None = None) -> np.ndarray:
+    """The net's weights (read once per path, then cached: do not modify the array)."""
+    return _cached(str(Path(path) if path is not None else DEFAULT_WEIGHTS))
+
+
+def weights_record(path: str | Path | None = None) -> dict:
+    """The record of how the weights at ``path`` (default: the shipped ones) were made."""
+    return read_weights(path if path is not None else DEFAULT_WEIGHTS)[1]

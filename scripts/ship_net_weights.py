@@ -1,0 +1,39 @@
+"""Copy a training checkpoint into the package: bgcli/data/net_weights.npz + .json.
+
+    python scripts/ship_net_weights.py CHECKPOINT.npz [--check-deals 5000]
+
+With ``--check-deals`` the record gets a ``final_check``: the net against the heuristic and
+against random play over that many deals (each played twice, sides swapped, same dice) on
+deals the periodic checks did not use.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from bgcli.net import DEFAULT_WEIGHTS, read_weights, save_weights
+from bgcli.train import strength
+
+FINAL_CHECK_SEED = 20261130
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("checkpoint")
+    parser.add_argument("--check-deals", type=int, default=0)
+    args = parser.parse_args()
+    params, record = read_weights(args.checkpoint)
+    if args.check_deals:
+        record["final_check"] = {
+            "seed": FINAL_CHECK_SEED,
+            "heuristic": strength(params, "heuristic", args.check_deals, FINAL_CHECK_SEED),
+            "random": strength(params, "random", args.check_deals, FINAL_CHECK_SEED)}
+        print(json.dumps(record["final_check"]))
+    save_weights(DEFAULT_WEIGHTS, params, record)
+    DEFAULT_WEIGHTS.with_suffix(".json").write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
+    print(f"{DEFAULT_WEIGHTS}: {DEFAULT_WEIGHTS.stat().st_size} bytes, {record['games']} games")
+
+
+if __name__ == "__main__":
+    main()

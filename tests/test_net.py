@@ -1,0 +1,235 @@
+"""The neural evaluator: encoding, forward pass, gradients, TD updates, training, weights."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from bgcli.kernels import net
+from bgcli.position import Position
+from cli_helpers import run
+
+START = np.ascontiguousarray(Position.start().board, dtype=np.int8)
+
+
+def dense(board, me=1):
+    idx = np.zeros(net.MAX_NONZERO, dtype=np.int64)
+    val = np.zeros(net.MAX_NONZERO)
+    n = net.encode(board, me, idx, val)
+    x = np.zeros(net.N_INPUTS)
+    x[idx[:n]] = val[:n]
+    assert len(set(idx[:n])) == n  # each input at most once
+    return x, idx, val, n
+
+
+def reference_forward(params, offset, x):
+    """A plain numpy version of the documented layout and activations."""
+    N, H = net.N_INPUTS, net.N_HIDDEN
+    w1 = params[offset:offset + N * H].reshape(N, H)
+    b1 = params[offset + net.B1_AT:offset + net.B1_AT + H]
+    w2 = params[offset + net.W2_AT:offset + net.B2_AT].reshape(5, H)
+    b2 = params[offset + net.B2_AT:offset + net.NET_SIZE]
+    z = b1 + x @ w1
+    h = 0.5 + 0.5 * z / (1.0 + np.abs(z))
+    return 1.0 / (1.0 + np.exp(-(w2 @ h + b2)))
+
+
+def a_middle_game():
+    board = np.zeros((2, 25), dtype=np.int8)
+    board[1, [23, 12, 7, 5, 3, 24]] = [1, 4, 3, 4, 2, 1]  # 15, one on the bar
+    board[0, [23, 18, 12, 5, 4, 2]] = [2, 1, 5, 4, 1, 1]  # 14: one borne off
+    return board
+
+
+def test_layout_sizes():
+    assert net.N_INPUTS == 204
+    assert net.NET_SIZE == net.N_INPUTS * net.N_HIDDEN + 6 * net.N_HIDDEN + 5
+    assert net.PARAMS_SIZE == 2 * net.NET_SIZE
+
+
+def test_encoding_of_the_start_position():
+    x, *_ = dense(START)
+    side = np.zeros(98)
+    for i, n in ((5, 5), (7, 3), (12, 5), (23, 2)):
+        side[4 * i:4 * i + min(n, 3)] = 1.0
+        side[4 * i + 3] = max(n - 3, 0) / 2
+    features = [167 / 167, 0.0, 1 / 6, 1 / 6]  # pips, exposed blots, home points, prime
+    expected = np.concatenate([side, side, features, features])
+    np.testing.assert_allclose(x, expected)
+
+
+def test_encoding_of_a_hand_built_position():
+    board = a_middle_game()
+    x, *_ = dense(board, me=1)
+    assert x[96] == 0.5  # one on the bar / 2
+    assert x[97] == 0.0  # none off
+    assert x[98 + 97] == pytest.approx(1 / 15)  # the opponent has one off
+    assert x[4 * 3:4 * 3 + 4].tolist() == [1, 1, 0, 0]
+    assert x[4 * 12:4 * 12 + 4].tolist() == [1, 1, 1, 0.5]
+    # our blot on our 24 (their 1) point can be hit by any of theirs; their blots on their
+    # 19, 5 and 3 points all have checkers of ours behind them (our bar checker at least)
+    assert x[196 + 1] == pytest.approx(1 / 5)
+    assert x[200 + 1] == pytest.approx(3 / 5)
+    pips_me = 1 * 24 + 4 * 13 + 3 * 8 + 4 * 6 + 2 * 4 + 25
+    assert x[196] == pytest.approx(pips_me / 167)
+    # seen from the other side the halves swap
+    y, *_ = dense(board, me=0)
+    np.testing.assert_array_equal(y[:98], x[98:196])
+    np.testing.assert_array_equal(y[196:200], x[200:204])
+
+
+@pytest.mark.parametrize("offset", [0, net.NET_SIZE])
+def test_forward_matches_numpy_reference(offset):
+    params = net.init_params(3)
+    params += np.random.default_rng(4).normal(0, 0.3, params.size)
+    for board in (START, a_middle_game()):
+        x, idx, val, n = dense(board)
+        z, h, y = np.empty(net.N_HIDDEN), np.empty(net.N_HIDDEN), np.empty(5)
+        net.forward(params, offset, idx, val, n, z, h, y)
+        np.testing.assert_allclose(y, reference_forward(params, offset, x), rtol=1e-12)
+
+
+def test_gradient_matches_finite_differences():
+    rng = np.random.default_rng(5)
+    params = net.init_params(6) + rng.normal(0, 0.3, net.PARAMS_SIZE)
+    board = a_middle_game()
+    x, idx, val, n = dense(board)
+    coef = rng.normal(size=5)
+    z, h, y = np.empty(net.N_HIDDEN), np.empty(net.N_HIDDEN), np.empty(5)
+    net.forward(params, 0, idx, val, n, z, h, y)
+    grad = np.zeros(net.PARAMS_SIZE)
+    net.add_gradient(params, 0, idx, val, n, z, h, y, coef, grad)
+    assert not grad[net.NET_SIZE:].any()  # the race net is untouched
+    inputs = np.flatnonzero(x)
+    checks = [int(i) * net.N_HIDDEN + int(j) for i, j in
+              zip(rng.choice(inputs, 10), rng.integers(0, net.N_HIDDEN, 10))]
+    checks += [net.B1_AT + 3, net.W2_AT + 2 * net.N_HIDDEN + 7, net.B2_AT + 4,
+               5 * net.N_HIDDEN + 1]  # the last: an input that is zero here
+    eps = 1e-6
+    for i in checks:
+        plus, minus = params.copy(), params.copy()
+        plus[i] += eps
+        minus[i] -= eps
+        numeric = (coef @ reference_forward(plus, 0, x) - coef @ reference_forward(minus, 0, x)) / (2 * eps)
+        assert grad[i] == pytest.approx(numeric, rel=1e-5, abs=1e-9), i
+
+
+def test_td_update_on_a_terminal_target_moves_the_outputs_toward_it():
+    params = net.init_params(7)
+    board = np.zeros((2, 25), dtype=np.int8)
+    board[1, 0] = 1  # we bear off our last checker next roll; they have all 15 at home
+    board[0, [0, 1, 2]] = [5, 5, 5]
+    x, idx, val, n = dense(board)
+    offset = net.NET_SIZE  # a race
+    assert not net.is_contact(board, 1)
+    target = np.array([1.0, 1.0, 0.0, 0.0, 0.0])  # a gammon win
+    z, h, y = np.empty(net.N_HIDDEN), np.empty(net.N_HIDDEN), np.empty(5)
+    net.forward(params, offset, idx, val, n, z, h, y)
+    before = y.copy()
+    grad = np.zeros(net.PARAMS_SIZE)
+    net.add_gradient(params, offset, idx, val, n, z, h, y, target - y, grad)
+    params += 0.1 * grad
+    net.forward(params, offset, idx, val, n, z, h, y)
+    assert np.all(np.abs(target - y) < np.abs(target - before))
+
+
+def test_probabilities_are_consistent_and_exact_when_over():
+    params = net.init_params(8) + np.random.default_rng(8).normal(0, 1.0, net.PARAMS_SIZE)
+    out = np.empty(5)
+    for board in (START, a_middle_game()):
+        for me in (0, 1):
+            net.net_probabilities(board, me, params, out)
+            assert 0 <= out[2] <= out[1] <= out[0] <= 1
+            assert 0 <= out[4] <= out[3] <= 1 - out[0]
+    board = a_middle_game()
+    net.net_probabilities(board, 0, params, out)
+    assert out[3] == out[4] == 0.0  # row 0 has borne a checker off: it cannot be gammoned
+    over = np.zeros((2, 25), dtype=np.int8)
+    over[0, 20] = 15
+    net.net_probabilities(over, 1, params, out)
+    assert out.tolist() == [1.0, 1.0, 1.0, 0.0, 0.0]
+
+
+def test_training_is_reproducible_and_resumable(tmp_path):
+    from bgcli.train import TrainSettings, train
+
+    settings = TrainSettings(games=200, seed=11, batch=50, check_every=10**9)
+    first = train(settings, progress=None)
+    second = train(settings, progress=None)
+    np.testing.assert_array_equal(first.params, second.params)
+    assert not np.array_equal(first.params, net.init_params(11))
+    # stopping at 100 and resuming from the checkpoint gives the same weights
+    path = tmp_path / "half.npz"
+    half = TrainSettings(games=100, seed=11, batch=50, check_every=10**9,
+                         checkpoint=str(path))
+    train(half, progress=None)
+    resumed = train(settings, resume=path, progress=None)
+    np.testing.assert_array_equal(resumed.params, first.params)
+    assert resumed.games == 200
+
+
+def test_weights_round_trip(tmp_path):
+    from bgcli.errors import BgcliError
+    from bgcli.net import load_params, read_weights, save_weights
+
+    params = net.init_params(12)
+    path = tmp_path / "w.npz"
+    save_weights(path, params, {"games": 0, "note": "test"})
+    loaded, record = read_weights(path)
+    np.testing.assert_array_equal(loaded, params)
+    assert record == {"games": 0, "note": "test"}
+    np.testing.assert_array_equal(load_params(path), params)
+    bad = tmp_path / "bad.npz"
+    np.savez(bad, params=np.zeros(3), n_inputs=1, n_hidden=2, record="{}")
+    with pytest.raises(BgcliError, match="1-2-5 net"):
+        read_weights(bad)
+
+
+def test_shipped_weights_load_and_have_a_record():
+    from bgcli.net import DEFAULT_WEIGHTS, load_params, weights_record
+
+    assert DEFAULT_WEIGHTS.stat().st_size < 2_000_000
+    params = load_params()
+    assert params.shape == (net.PARAMS_SIZE,) and np.all(np.isfinite(params))
+    record = weights_record()
+    assert record["games"] > 0 and "seed" in record and record["checks"]
+    beside = json.loads(DEFAULT_WEIGHTS.with_suffix(".json").read_text())
+    assert beside == record
+
+
+def test_rollout_with_the_net_policy(capsys):
+    code, out, err = run(capsys, "rollout", "4HPwATDgc/ABMA", "--policy", "net",
+                         "--trials", "36", "--seed", "3", "--format", "json")
+    assert code == 0, err
+    rows = json.loads(out)
+    assert rows[0]["games"] == 36 and 0 < rows[0]["win"] < 1
+
+
+def test_train_command(capsys, tmp_path):
+    path = tmp_path / "ck.npz"
+    code, out, err = run(capsys, "train", "--games", "40", "--seed", "2", "-o", str(path),
+                         "--checkpoint-every", "20", "--check-every", "40",
+                         "--check-deals", "4")
+    assert code == 0, err
+    record = json.loads(out)
+    assert record["games"] == 40 and record["seed"] == 2
+    assert record["checks"][0]["heuristic"]["games"] == 8
+    assert "strength at 40 games" in err and path.exists()
+    code, out, err = run(capsys, "train", "--games", "60", "--resume", str(path), "-o",
+                         str(path), "--check-every", "1000")
+    assert code == 0, err
+    assert json.loads(out)["games"] == 60
+    code, _, err = run(capsys, "train", "--alpha", "0")
+    assert code == 2 and "alpha" in err
+
+
+def test_the_net_policy_is_selectable_and_not_the_default():
+    from bgcli.kernels.evaluate import POLICY_NAMES, POLICY_NET, probabilities
+    from bgcli.rollout import RolloutSettings
+
+    assert POLICY_NAMES == {"random": 0, "heuristic": 1, "net": POLICY_NET} and POLICY_NET == 2
+    assert RolloutSettings().policy == "heuristic"
+    probs = probabilities(START, POLICY_NET)
+    assert 0.3 < probs[0] < 0.7  # the shipped net, on the symmetric start position
