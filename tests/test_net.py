@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -205,6 +206,23 @@ def test_rollout_with_the_net_policy(capsys):
     assert code == 0, err
     rows = json.loads(out)
     assert rows[0]["games"] == 36 and 0 < rows[0]["win"] < 1
+    # the same dice with the heuristic must be played differently: the net is really used
+    code, out, err = run(capsys, "rollout", "4HPwATDgc/ABMA", "--policy", "heuristic",
+                         "--trials", "36", "--seed", "3", "--format", "json")
+    assert code == 0, err
+    heuristic = json.loads(out)[0]
+    assert (heuristic["win"], heuristic["equity"]) != (rows[0]["win"], rows[0]["equity"])
+
+
+def test_kernel_cache_follows_every_kernel_source(tmp_path, monkeypatch):
+    """numba only notices changes to a function's own file; the cache folder is keyed by a
+    hash of all kernel sources instead, so editing one kernel never leaves stale code."""
+    import bgcli.kernels as kernels
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    folder = kernels.kernel_cache_dir()
+    assert folder.startswith(str(tmp_path)) and len(Path(folder).name) == 16
+    assert kernels.kernel_cache_dir() == folder  # stable while the sources are
 
 
 def test_train_command(capsys, tmp_path):
