@@ -137,6 +137,31 @@ def _steps(counts, die, comb, targets, bore):
     return n
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _best_of(n, targets, bore, best_next, gbest_next, mean, gmean, choice, value, gchoice,
+             gvalue):
+    """Fold the ``n`` candidate layouts in ``targets`` into the running best choices: the
+    final layout with the lowest mean rolls to finish, and the one with the lowest mean rolls
+    to the first checker off (-1 once a candidate has borne a checker off)."""
+    for t in range(n):
+        final = best_next[targets[t]]
+        if mean[final] < value:
+            value = mean[final]
+            choice = final
+        if bore[t]:
+            gchoice = -1
+            gvalue = -1.0
+        else:
+            g = gbest_next[targets[t]]
+            if g == -1:
+                gchoice = -1
+                gvalue = -1.0
+            elif gmean[g] < gvalue:
+                gvalue = gmean[g]
+                gchoice = g
+    return choice, value, gchoice, gvalue
+
+
 @njit(cache=True)
 def build_onesided():
     """(rolls, first, layouts): the one-sided distributions (float64 (54264, MAX_ROLLS)) and
@@ -181,26 +206,9 @@ def build_onesided():
         for d in range(6):
             n = _steps(counts, d + 1, comb, targets, bore)
             for k in range(1, 5):
-                choice = -1
-                value = np.inf
-                gchoice = -2
-                gvalue = np.inf
-                for t in range(n):
-                    final = best[k - 1, d, targets[t]]
-                    if mean[final] < value:
-                        value = mean[final]
-                        choice = final
-                    if bore[t]:
-                        gchoice = -1
-                        gvalue = -1.0
-                    else:
-                        g = gbest[k - 1, d, targets[t]]
-                        if g == -1:
-                            gchoice = -1
-                            gvalue = -1.0
-                        elif gmean[g] < gvalue:
-                            gvalue = gmean[g]
-                            gchoice = g
+                choice, value, gchoice, gvalue = _best_of(
+                    n, targets, bore, best[k - 1, d], gbest[k - 1, d], mean, gmean,
+                    -1, np.inf, -2, np.inf)
                 best[k, d, i] = choice
                 gbest[k, d, i] = gchoice
 
@@ -220,22 +228,9 @@ def build_onesided():
                         a = d1 if first_die == 0 else d2
                         b = d2 if first_die == 0 else d1
                         n = _steps(counts, a + 1, comb, targets, bore)
-                        for t in range(n):
-                            final = best[1, b, targets[t]]
-                            if mean[final] < value:
-                                value = mean[final]
-                                choice = final
-                            if bore[t]:
-                                gchoice = -1
-                                gvalue = -1.0
-                            else:
-                                g = gbest[1, b, targets[t]]
-                                if g == -1:
-                                    gchoice = -1
-                                    gvalue = -1.0
-                                elif gmean[g] < gvalue:
-                                    gvalue = gmean[g]
-                                    gchoice = g
+                        choice, value, gchoice, gvalue = _best_of(
+                            n, targets, bore, best[1, b], gbest[1, b], mean, gmean,
+                            choice, value, gchoice, gvalue)
                 for m in range(1, MAX_ROLLS):
                     rolls[i, m] += weight * rolls[choice, m - 1]
                 if rolls[choice, MAX_ROLLS - 1] > 0.0:

@@ -23,7 +23,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .net import net_probabilities
+from .net import net_probabilities, outcome
 
 POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1
@@ -134,7 +134,7 @@ def heuristic_probabilities(board, me, out):
     _, my_left, _, my_rear = _side_summary(board, me)
     _, your_left, _, your_rear = _side_summary(board, you)
     if my_left == 0 or your_left == 0:
-        _finished(board, me, out)
+        outcome(board, me, out)  # a finished game, exactly
         return
     if my_rear + 1 < 24 - your_rear:
         _race_probabilities(board, me, out)
@@ -162,30 +162,6 @@ def evaluate(board, me, policy, params, out):
         net_probabilities(board, me, params, out)
     else:
         heuristic_probabilities(board, me, out)
-
-
-@njit(cache=True, nogil=True)
-def _finished(board, me, out):
-    """A finished game, exactly: the side with no checkers left has won."""
-    winner = me
-    for index in range(25):
-        if board[me, index] > 0:
-            winner = 1 - me
-            break
-    loser = 1 - winner
-    loser_left = 0
-    in_winners_home = 0
-    for index in range(25):
-        loser_left += board[loser, index]
-        if index >= 18:  # the winner's home board is the loser's 19..24; the bar counts too
-            in_winners_home += board[loser, index]
-    gammon = 1.0 if loser_left == 15 else 0.0
-    backgammon = 1.0 if loser_left == 15 and in_winners_home > 0 else 0.0
-    out[:] = 0.0
-    if winner == me:
-        out[0], out[1], out[2] = 1.0, gammon, backgammon
-    else:
-        out[3], out[4] = gammon, backgammon
 
 
 def probabilities(board: np.ndarray, policy: int = POLICY_HEURISTIC,
