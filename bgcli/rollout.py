@@ -35,10 +35,10 @@ _BATCH_SECONDS = 0.5  # aim for progress (and Ctrl-C) at least this often
 class RolloutSettings:
     trials: int = 1296
     seed: int | None = None
-    policy: str = "heuristic"
+    policy: str = "net"
     truncate: int = 0  # plies; 0 plays every game to the end
-    # off by default while the policy is the heuristic: its luck estimate cuts the variance
-    # only 2-3x for 10-20x the work per game (scripts/bench_rollout.py)
+    # off by default: the evaluators' luck estimates cut the variance 2.5x (heuristic) to 8x
+    # (net) for about 20x the work per game (scripts/bench_rollout.py)
     variance_reduction: bool = False
     quasi_random: bool = True
     initial: bool = False
@@ -84,6 +84,8 @@ class RolloutResult:
     partial: bool = False
     version: str = __version__
     equity_trace: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
+    # each game's five outcome values (games x 5), for paired comparisons of rollouts
+    values: np.ndarray = field(default_factory=lambda: np.zeros((0, 5)), repr=False)
 
     @property
     def equity_interval(self) -> tuple[float, float]:
@@ -235,4 +237,5 @@ def rollout(position: Position, settings: RolloutSettings = RolloutSettings(),
         elapsed_seconds=time.perf_counter() - began,
         partial=partial,
         equity_trace=np.array(trace),
+        values=values[:done],
     )

@@ -243,11 +243,11 @@ def test_train_command(capsys, tmp_path):
     assert code == 2 and "alpha" in err
 
 
-def test_the_net_policy_is_selectable_and_not_the_default():
+def test_the_net_policy_is_the_default_and_the_heuristic_selectable():
     from bgcli.kernels.evaluate import POLICY_NAMES, POLICY_NET, probabilities
     from bgcli.rollout import RolloutSettings
 
     assert POLICY_NAMES == {"random": 0, "heuristic": 1, "net": POLICY_NET} and POLICY_NET == 2
-    assert RolloutSettings().policy == "heuristic"
+    assert RolloutSettings().policy == "net"
     probs = probabilities(START, POLICY_NET)
     assert 0.3 < probs[0] < 0.7  # the shipped net, on the symmetric start position

@@ -33,7 +33,7 @@ EQUITY_WEIGHTS = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
 
 
 def settings(**changes) -> RolloutSettings:
-    base = dict(trials=72, seed=1, variance_reduction=False, quasi_random=True)
+    base = dict(trials=72, seed=1, policy="heuristic", variance_reduction=False, quasi_random=True)
     base.update(changes)
     return RolloutSettings(**base)
 
@@ -527,9 +527,9 @@ def test_cli_rollout_json_carries_the_settings(capsys):
     assert code == 0
     [row] = json.loads(out)
     assert row["seed"] == 1 and row["trials"] == 72 and row["games"] == 72
-    assert row["policy"] == "heuristic"
+    assert row["policy"] == "net"  # the trained net plays by default
     assert row["truncate"] == 0
-    assert row["variance_reduction"] is False  # off by default with the heuristic policy
+    assert row["variance_reduction"] is False  # off by default: it costs more than it saves
     assert row["bgcli_version"] == __version__
     library = rollout(MIDDLE, RolloutSettings(trials=72, seed=1))
     for name, mean in zip(["win", "win_gammon", "win_backgammon", "lose_gammon",

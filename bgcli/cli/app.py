@@ -13,7 +13,7 @@ import sys
 import typer
 
 from ..errors import BgcliError
-from . import batch, positions, rollout, report, train  # noqa: F401  (registers the commands)
+from . import batch, decisions, positions, rollout, report, train  # noqa: F401  (registers the commands)
 from .common import app
 from .inputs import InputError
 

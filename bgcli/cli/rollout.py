@@ -11,6 +11,23 @@ import typer
 from .common import FormatOption, InputOption, app, report, situations
 from .output import OutputFormat, emit
 
+# rollout options shared by every command that rolls out (rollout, best, cube)
+TrialsOption = typer.Option(1296, "--trials", "-n", min=1, help="Games per position.")
+SeedOption = typer.Option(None, "--seed", "-s", min=0, max=2**63 - 1,
+                          help="Dice seed; a random one is drawn and reported if omitted.")
+ThreadsOption = typer.Option(None, "--threads", "-t", min=1,
+                             help="Threads (default: all cores). Results do not depend on it.")
+TruncateOption = typer.Option(0, "--truncate", min=0,
+                              help="Stop each game after this many plies and score it with the evaluator (0: play to the end).")
+VarianceReductionOption = typer.Option(
+    False, "--variance-reduction/--no-variance-reduction",
+    help="Subtract each roll's luck, measured by the evaluator (off by default: it costs "
+         "about 20x per game and cuts the variance less than that; see the README).")
+QuasiRandomOption = typer.Option(True, "--quasi-random/--no-quasi-random",
+                                 help="Spread the first two rolls evenly: 1296 games hold every pair once.")
+PolicyOption = typer.Option("net", "--policy", help="How the games are played: net (greedy over the trained neural net, the default), heuristic (greedy over a hand-written evaluation) or random.")
+
+
 ROLLOUT_TABLE_COLUMNS = ["position_id", "Win", "W(g)", "W(bg)", "L(g)", "L(bg)", "Equity",
                          "games", "seed"]
 
@@ -72,22 +89,17 @@ class _RolloutProgress:
 def rollout(
     positions: Optional[List[str]] = typer.Argument(None, help="Positions; '-' reads stdin."),
     input_file: Optional[Path] = InputOption,
-    trials: int = typer.Option(1296, "--trials", "-n", min=1, help="Games per position."),
-    seed: Optional[int] = typer.Option(None, "--seed", "-s", min=0, max=2**63 - 1,
-                                       help="Dice seed; a random one is drawn and reported if omitted."),
-    threads: Optional[int] = typer.Option(None, "--threads", "-t", min=1,
-                                          help="Threads (default: all cores). Results do not depend on it."),
-    truncate: int = typer.Option(0, "--truncate", min=0,
-                                 help="Stop each game after this many plies and score it with the evaluator (0: play to the end)."),
-    variance_reduction: bool = typer.Option(False, "--variance-reduction/--no-variance-reduction",
-                                            help="Subtract each roll's luck, measured by the evaluator (off by default: with the heuristic evaluator it costs more time than it saves)."),
-    quasi_random: bool = typer.Option(True, "--quasi-random/--no-quasi-random",
-                                      help="Spread the first two rolls evenly: 1296 games hold every pair once."),
+    trials: int = TrialsOption,
+    seed: Optional[int] = SeedOption,
+    threads: Optional[int] = ThreadsOption,
+    truncate: int = TruncateOption,
+    variance_reduction: bool = VarianceReductionOption,
+    quasi_random: bool = QuasiRandomOption,
     initial: bool = typer.Option(False, "--initial", help="Treat the position as the start of a game: no doubles on the first roll."),
     stop_se: Optional[float] = typer.Option(None, "--stop-se", min=0.0,
                                             help="Stop once the equity's standard error is below this..."),
     min_games: int = typer.Option(324, "--min-games", min=2, help="...after at least this many games."),
-    policy: str = typer.Option("heuristic", "--policy", help="How the games are played: heuristic (greedy, 0-ply), net (greedy over the trained neural net) or random."),
+    policy: str = PolicyOption,
     fmt: OutputFormat = FormatOption,
 ) -> None:
     """Monte Carlo rollout: Win, W(g), W(bg), L(g), L(bg) and cubeless equity for the player on roll, each with its standard error; every row carries the settings (seed included) that reproduce it.

@@ -616,3 +616,38 @@ def _pips_figure(rows: Sequence[dict], title: str | None) -> "Figure":
         left.set_ylim(-0.7, len(rows) - 0.3)
     return figure
 
+
+
+def best_plays_figure(rows: Sequence[dict], title: str | None = None) -> "Figure":
+    """The candidate plays of ``bgcli best``: each one's equity with its 95% interval, best
+    at the top, and the difference to the best (± 1.96 paired standard errors) as labels."""
+    return _styled(_best_plays_figure)(rows, title)
+
+
+def _best_plays_figure(rows: Sequence[dict], title: str | None) -> "Figure":
+    height = 1.2 + 0.34 * max(len(rows), 1)
+    figure = _figure(6.4, height)
+    ax = figure.add_subplot()
+    y = np.arange(len(rows))[::-1]
+    equities = np.array([_number(r, "equity") for r in rows])
+    errors = np.array([Z95 * _number(r, "equity_se") for r in rows])
+    errors = np.where(np.isfinite(errors), errors, 0.0)
+    ax.errorbar(equities, y, xerr=errors, fmt="o", color=COLOURS["accent"],
+                ecolor=COLOURS["accent"], capsize=3, markersize=5, linewidth=1.2)
+    for yy, row, eq, err in zip(y, rows, equities, errors):
+        difference, se = _number(row, "difference"), _number(row, "difference_se")
+        if int(row.get("rank", 0)) != 1 and math.isfinite(difference):
+            text = f"{difference:+.3f}" + (f" ±{Z95 * se:.3f}" if math.isfinite(se) else "")
+            ax.text(eq + err + 0.01, yy, text, va="center", ha="left", fontsize=8)
+    ax.set_yticks(y, [_short(str(r.get("play", "")), 28) for r in rows])
+    ax.set_xlabel("cubeless equity after the play, mover's side (95% interval)")
+    ax.grid(axis="x", color="#dddddd", linewidth=0.6)
+    ax.set_axisbelow(True)
+    ax.set_ylim(-0.7, len(rows) - 0.3)
+    low = float(np.nanmin(equities - errors)) if len(rows) else -0.1
+    high = float(np.nanmax(equities + errors)) if len(rows) else 0.1
+    pad = max(0.05, 0.15 * (high - low))
+    ax.set_xlim(low - pad, high + 3 * pad)
+    dice = rows[0].get("dice", "") if rows else ""
+    ax.set_title(title or f"Best play for {dice}: {_label(rows[0]) if rows else ''}", loc="left")
+    return figure

@@ -1,0 +1,183 @@
+"""The decision commands: best (which play for a roll) and cube (which cube action)."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from .common import FormatOption, app, parse_dice_option
+from .output import OutputFormat, emit
+from .rollout import (PolicyOption, QuasiRandomOption, SeedOption, ThreadsOption, TrialsOption,
+                      TruncateOption, VarianceReductionOption, _RolloutProgress)
+
+PositionArgument = typer.Argument(..., help="A Position ID, POSITIONID:MATCHID or XGID.")
+
+
+def _pm(value: float, se: float, digits: int = 3) -> str:
+    if value is None or not math.isfinite(value):
+        return ""
+    return f"{value:+.{digits}f}" + (f" ±{se:.{digits}f}" if se is not None and math.isfinite(se) else "")
+
+
+def _settings(trials, seed, threads, truncate, variance_reduction, quasi_random, policy):
+    from ..rollout import RolloutSettings
+
+    settings = RolloutSettings(trials=trials, seed=seed, policy=policy, truncate=truncate,
+                               variance_reduction=variance_reduction, quasi_random=quasi_random,
+                               threads=threads)
+    problems = settings.problems()
+    if problems:
+        raise typer.BadParameter("; ".join(problems))
+    return settings.with_seed()
+
+
+def _settings_columns(settings) -> dict:
+    from .. import __version__
+
+    if settings is None:
+        return {"policy": "net", "trials": 0, "bgcli_version": __version__}
+    return {"trials": settings.trials, "seed": settings.seed, "policy": settings.policy,
+            "truncate": settings.truncate, "variance_reduction": settings.variance_reduction,
+            "quasi_random": settings.quasi_random, "bgcli_version": __version__}
+
+
+def _best_table_row(row: dict) -> dict:
+    out = {"#": row["rank"], "Play": row["play"],
+           "Equity": _pm(row["equity"], row["equity_se"]),
+           "Diff": "" if row["rank"] == 1 else _pm(row["difference"], row["difference_se"])}
+    for name, label in (("win", "Win"), ("win_gammon", "W(g)"), ("win_backgammon", "W(bg)"),
+                        ("lose_gammon", "L(g)"), ("lose_backgammon", "L(bg)")):
+        out[label] = f"{row[name]:.3f}"
+    out["games"] = row["games"] or "eval"
+    return out
+
+
+@app.command()
+def best(
+    position: str = PositionArgument,
+    dice: Optional[str] = typer.Argument(None, help="The roll, e.g. 31; optional when the Match ID or XGID holds rolled dice."),
+    candidates: int = typer.Option(5, "--candidates", "-c", min=1, help="How many of the evaluator's best plays to roll out."),
+    evaluate_only: bool = typer.Option(False, "--evaluate-only", help="No rollouts: every legal play ranked by the evaluator."),
+    chart: Optional[Path] = typer.Option(None, "--chart", help="Also draw the candidates' equities with 95% intervals to this .png or .svg file."),
+    trials: int = TrialsOption,
+    seed: Optional[int] = SeedOption,
+    threads: Optional[int] = ThreadsOption,
+    truncate: int = TruncateOption,
+    variance_reduction: bool = VarianceReductionOption,
+    quasi_random: bool = QuasiRandomOption,
+    policy: str = PolicyOption,
+    fmt: OutputFormat = FormatOption,
+) -> None:
+    """The best play for a roll: every legal play ranked by the evaluator, then the top candidates rolled out with the same dice for each (common random numbers); equity, difference to the best with its standard error, and the five rates from the mover's side.
+
+    Example:  bgcli best 4HPwATDgc/ABMA 21 --candidates 4 --trials 1296 --seed 1
+    """
+    from ..decisions import best_plays
+    from ..notation.detect import parse_situation
+
+    situation = parse_situation(position)
+    rolled = parse_dice_option(dice)
+    if rolled is None:
+        if not situation.match.dice_rolled:
+            raise typer.BadParameter("give the dice, e.g. 31: this position has none rolled",
+                                     param_hint="DICE")
+        rolled = situation.match.dice
+    settings = None if evaluate_only else _settings(trials, seed, threads, truncate,
+                                                     variance_reduction, quasi_random, policy)
+    bars: list[_RolloutProgress] = []
+
+    def progress_for(k: int, n: int, play: str):
+        bars.append(_RolloutProgress(f"{k + 1}/{n} {play}", settings.trials))
+        bar = bars[-1]
+        # the rollout runs from the opponent's side: show the mover's equity, as the table does
+        return lambda done, total, rate, equity, se: bar(done, total, rate, -equity, se)
+
+    try:
+        result = best_plays(situation.position, tuple(rolled), candidates, settings, progress_for)
+    finally:
+        for bar in bars:
+            bar.close()
+    common = {"position_id": result.position_id, "dice": f"{rolled[0]}{rolled[1]}",
+              "legal_plays": result.legal_plays} | _settings_columns(result.settings)
+    rows = [common | c.row() for c in result.candidates]
+    if not rows:
+        typer.echo(f"bgcli: no legal play for {rolled[0]}{rolled[1]}", err=True)
+    if chart is not None and rows:
+        from ..report.charts import best_plays_figure, save
+
+        save(best_plays_figure(rows), chart)
+    emit([_best_table_row(r) for r in rows] if fmt == OutputFormat.table else rows, fmt)
+    if result.partial:
+        typer.echo("bgcli: interrupted: the rollouts are partial", err=True)
+        raise typer.Exit(130)
+
+
+def _cube_table(row: dict) -> list[dict]:
+    lines = [("Proper action", row["cube_action"]),
+             ("No double", _pm(row["no_double"], None)),
+             ("Double, take", _pm(row["double_take"], None)),
+             ("Double, pass", _pm(row["double_pass"], None)),
+             ("Cubeless equity", _pm(row["cubeless_equity"], row.get("cubeless_equity_se"))),
+             ("Take point", f"{row['take_point']:.1%}" if row.get("take_point") else ""),
+             ("Win W(g) W(bg) L(g) L(bg)", " ".join(f"{row[k]:.3f}" for k in (
+                 "win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon"))),
+             ("Cube", f"{row['cube_value']} ({row['cube_owner']}), {row['score']}"
+              + (", Jacoby" if row["jacoby"] else "")),
+             ("Cube efficiency", f"{row['cube_efficiency']:.3f}"),
+             ("From", row["source"])]
+    return [{"": k, "value": v} for k, v in lines]
+
+
+@app.command()
+def cube(
+    position: str = PositionArgument,
+    rollout: bool = typer.Option(False, "--rollout", "-r", help="Take the probabilities from a cubeless rollout instead of the evaluator."),
+    jacoby: Optional[bool] = typer.Option(None, "--jacoby/--no-jacoby", help="Money play: gammons count only once the cube is turned (default: as the Match ID says; off for a bare Position ID)."),
+    efficiency: Optional[float] = typer.Option(None, "--efficiency", min=0.0, max=1.0, help="Cube efficiency x of Janowski's model (default: gnubg's by position class: 0.68 contact, 0.6-0.7 race by pips, 0.6 bear-off)."),
+    trials: int = TrialsOption,
+    seed: Optional[int] = SeedOption,
+    threads: Optional[int] = ThreadsOption,
+    truncate: int = TruncateOption,
+    variance_reduction: bool = VarianceReductionOption,
+    quasi_random: bool = QuasiRandomOption,
+    policy: str = PolicyOption,
+    fmt: OutputFormat = FormatOption,
+) -> None:
+    """Cube action for the player on roll, before rolling: No double / Double, take / Double, pass equities and the proper action in gnubg's words, at the cube and score of the Match ID or XGID (money by default), from the evaluator or a rollout.
+
+    Example:  bgcli cube 'XGID=-a----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10' --rollout --trials 1296 --seed 1
+    """
+    from ..decisions import cube_decision
+    from ..evaluation import position_probabilities
+    from ..notation.detect import parse_situation
+
+    situation = parse_situation(position)
+    if situation.match.dice_rolled:
+        raise typer.BadParameter("the dice are already rolled: a cube decision comes before "
+                                 "the roll", param_hint="POSITION")
+    extra: dict = {}
+    if rollout:
+        from ..rollout import rollout as run_rollout
+
+        settings = _settings(trials, seed, threads, truncate, variance_reduction, quasi_random,
+                             policy)
+        bar = _RolloutProgress(position, settings.trials)
+        try:
+            result = run_rollout(situation.position, settings, bar)
+        finally:
+            bar.close()
+        probabilities = result.means
+        extra = {"source": f"rollout, {result.games} games"
+                 + (" (partial)" if result.partial else ""),
+                 "cubeless_equity_se": result.equity_se, "games": result.games}
+        extra |= _settings_columns(settings)
+    else:
+        probabilities = position_probabilities(situation.position, policy)
+        extra = {"source": f"evaluator ({policy})"} | _settings_columns(None) | {"policy": policy}
+    decision = cube_decision(situation, probabilities, jacoby, efficiency)
+    row = {"position_id": situation.position_id, "match_id": situation.match_id} \
+        | decision.row() | extra
+    emit(_cube_table(row) if fmt == OutputFormat.table else [row], fmt)

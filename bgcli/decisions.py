@@ -1,0 +1,257 @@
+"""Decisions: the best play for a roll, and the cube action.
+
+Best play (:func:`best_plays`): every legal play is ranked by the evaluator; the top
+``candidates`` are then rolled out from the position after each play, all with the same seed,
+so trial *i* of every candidate is played with the same dice (common random numbers). The
+difference between two candidates is then measured game by game, and its standard error is
+that of the paired differences: far smaller than the equities' own.
+
+Cube action (:func:`cube_decision`): the cubeless probabilities (from the evaluator or a
+rollout) go through Janowski's cube-life model, as gnubg does at 0-ply
+(:mod:`bgcli.cube` for money, with the Kazaross-XG2 table for matches), at the cube value,
+owner and score the Match ID or XGID gives.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import Callable
+
+import numpy as np
+
+from .errors import BgcliError
+from .evaluation import RankedPlay, cubeless_equity, rank_plays
+from .notation.detect import Situation
+from .position import Position
+from .rollout import OUTPUT_NAMES, RolloutResult, RolloutSettings, rollout
+
+EQUITY_WEIGHTS = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
+
+
+def _mover_side(probabilities: np.ndarray) -> np.ndarray:
+    """Probabilities of the side that just moved, from those of the side now on roll."""
+    p = np.asarray(probabilities, dtype=float)
+    return np.array([1.0 - p[..., 0], p[..., 3], p[..., 4], p[..., 1], p[..., 2]]).T \
+        if p.ndim == 2 else np.array([1.0 - p[0], p[3], p[4], p[1], p[2]])
+
+
+@dataclass
+class Candidate:
+    """One play of :func:`best_plays`, rolled out or only evaluated (``games`` 0)."""
+
+    rank: int
+    play: str
+    result_id: str
+    evaluator_equity: float
+    probabilities: np.ndarray  # the mover's five rates: rollout means, else the evaluator's
+    standard_errors: np.ndarray
+    equity: float
+    equity_se: float
+    difference: float = 0.0  # equity minus the best candidate's
+    difference_se: float = 0.0
+    games: int = 0
+
+    def row(self) -> dict:
+        row = {"rank": self.rank, "play": self.play, "equity": self.equity,
+               "equity_se": self.equity_se, "difference": self.difference,
+               "difference_se": self.difference_se}
+        for name, mean, se in zip(OUTPUT_NAMES, self.probabilities, self.standard_errors):
+            row[name] = float(mean)
+            row[f"{name}_se"] = float(se)
+        row.update(evaluator_equity=self.evaluator_equity, games=self.games,
+                   result_id=self.result_id)
+        return row
+
+
+@dataclass
+class BestPlays:
+    position_id: str
+    dice: tuple[int, int]
+    candidates: list[Candidate]
+    legal_plays: int
+    settings: RolloutSettings | None  # None when nothing was rolled out
+    partial: bool = False
+
+
+Progress = Callable[[int, int, "RankedPlay"], Callable | None]
+
+
+def _evaluated(rank: int, ranked: RankedPlay) -> Candidate:
+    return Candidate(rank=rank, play=ranked.play.notation,
+                     result_id=ranked.play.result.swapped().position_id(),
+                     evaluator_equity=ranked.equity, probabilities=ranked.probabilities,
+                     standard_errors=np.full(5, math.nan), equity=ranked.equity,
+                     equity_se=math.nan)
+
+
+def best_plays(position: Position, dice: tuple[int, int], candidates: int = 5,
+               settings: RolloutSettings | None = RolloutSettings(),
+               progress_for: Callable[[int, int, str], Callable | None] | None = None) -> BestPlays:
+    """Rank every play of ``dice`` by the evaluator (``settings.policy``), then roll out the
+    best ``candidates`` with common random numbers (``settings`` None: evaluation only,
+    every play listed). ``progress_for(k, n, play)`` may return a rollout progress callback."""
+    policy = settings.policy if settings is not None else "net"
+    ranked = rank_plays(position, dice, policy)
+    if not ranked:
+        return BestPlays(position.position_id(), tuple(dice), [], 0, settings)
+    if settings is None or candidates <= 0:
+        chosen = [_evaluated(k + 1, r) for k, r in enumerate(ranked)]
+        _differences_from_evaluator(chosen)
+        return BestPlays(position.position_id(), tuple(dice), chosen, len(ranked), None)
+    if settings.stop_se is not None:
+        raise BgcliError("--stop-se does not apply to best-play rollouts: every candidate "
+                         "plays the same trials")
+    settings = settings.with_seed()
+    top = ranked[:candidates]
+    results: list[RolloutResult] = []
+    partial = False
+    for k, r in enumerate(top):
+        progress = progress_for(k, len(top), r.play.notation) if progress_for else None
+        result = rollout(r.play.result.swapped(), settings, progress)
+        results.append(result)
+        if result.partial:
+            partial = True
+            break
+    chosen = _compare(top[:len(results)], results)
+    return BestPlays(position.position_id(), tuple(dice), chosen, len(ranked), settings, partial)
+
+
+def _differences_from_evaluator(chosen: list[Candidate]) -> None:
+    best = max(c.equity for c in chosen)
+    for c in chosen:
+        c.difference = c.equity - best
+        c.difference_se = math.nan
+
+
+def _compare(top: list[RankedPlay], results: list[RolloutResult]) -> list[Candidate]:
+    """Candidates from their rollouts (values from the opponent's side), ranked by equity,
+    with paired differences to the best over the games all of them played."""
+    games = min(len(r.values) for r in results)
+    per_game = [-(r.values[:games] @ EQUITY_WEIGHTS - 1.0) for r in results]  # mover's equity
+    out = []
+    for ranked, result, equities in zip(top, results, per_game):
+        mover = _mover_side(result.values[:games])
+        ses = mover.std(axis=0, ddof=1) / math.sqrt(games) if games > 1 else np.full(5, math.nan)
+        se = float(equities.std(ddof=1) / math.sqrt(games)) if games > 1 else math.nan
+        candidate = _evaluated(0, ranked)
+        candidate.probabilities = mover.mean(axis=0)
+        candidate.standard_errors = ses
+        candidate.equity = float(equities.mean())
+        candidate.equity_se = se
+        candidate.games = games
+        out.append((candidate, equities))
+    out.sort(key=lambda pair: -pair[0].equity)
+    best_equities = out[0][1]
+    for rank, (candidate, equities) in enumerate(out, start=1):
+        candidate.rank = rank
+        difference = equities - best_equities
+        candidate.difference = float(difference.mean())
+        candidate.difference_se = (float(difference.std(ddof=1) / math.sqrt(games))
+                                   if games > 1 else math.nan)
+    return [candidate for candidate, _ in out]
+
+
+# ------------------------------------------------------------------------------- the cube
+
+
+def position_class(position: Position) -> str:
+    """gnubg's class for the cube efficiency: bearoff (both sides home), race, or contact."""
+    board = position.board
+    if board[:, 6:].sum() == 0:
+        return "bearoff"
+    return "race" if position.is_race() else "contact"
+
+
+def cube_efficiency_for(position: Position) -> float:
+    from .cube import cube_efficiency
+
+    kind = position_class(position)
+    return cube_efficiency(kind, position.pips()[0] if kind == "race" else None)
+
+
+@dataclass
+class CubeDecision:
+    """The cube action of the player on roll, with the figures behind it."""
+
+    action: str  # gnubg's words, or a reason no decision is possible
+    no_double: float | None
+    double_take: float | None
+    double_pass: float | None
+    cubeful_equity: float | None  # of the proper action
+    cubeless_equity: float
+    take_point: float | None
+    efficiency: float
+    probabilities: np.ndarray
+    cube_value: int
+    cube_owner: str  # centred, on roll, opponent
+    score: str  # money, or e.g. "3-away 5-away (Crawford)"
+    jacoby: bool
+
+    def row(self) -> dict:
+        row = {"cube_action": self.action, "no_double": self.no_double,
+               "double_take": self.double_take, "double_pass": self.double_pass,
+               "cubeful_equity": self.cubeful_equity, "cubeless_equity": self.cubeless_equity,
+               "take_point": self.take_point, "cube_efficiency": self.efficiency}
+        for name, value in zip(OUTPUT_NAMES, self.probabilities):
+            row[name] = float(value)
+        row.update(cube_value=self.cube_value, cube_owner=self.cube_owner, score=self.score,
+                   jacoby=self.jacoby)
+        return row
+
+
+def _owner_text(owner) -> str:
+    return {"CENTRED": "centred", "ME": "on roll", "THEM": "opponent"}[owner.name]
+
+
+def cube_decision(situation: Situation, probabilities, jacoby: bool | None = None,
+                  efficiency: float | None = None) -> CubeDecision:
+    """The cube action for the player on roll before rolling, at the Match ID's cube, owner
+    and score, from cubeless ``probabilities`` (gnubg's five, player on roll)."""
+    from .cube import CubeOwner, analyse_match_cube, analyse_money_cube, owner_from_state
+
+    position, state = situation.position, situation.match
+    probs = [float(p) for p in probabilities]
+    x = cube_efficiency_for(position) if efficiency is None else efficiency
+    owner = owner_from_state(state.cube_owner, state.player_on_roll)
+    jacoby = state.jacoby if jacoby is None else jacoby
+    common = dict(cubeless_equity=cubeless_equity(probs), efficiency=x,
+                  probabilities=np.array(probs), cube_value=state.cube_value,
+                  cube_owner=_owner_text(owner))
+    if state.is_money:
+        if owner is CubeOwner.THEM:
+            nd = _money_no_double(probs, x, jacoby)
+            return CubeDecision("No double: the opponent owns the cube", nd, None, None, nd,
+                                take_point=None, score="money", jacoby=jacoby, **common)
+        a = analyse_money_cube(probs, x, owner, state.cube_value, jacoby)
+        return CubeDecision(str(a.action), a.no_double, a.double_take, a.double_pass, a.optimal,
+                            take_point=a.take_point, score="money", jacoby=jacoby, **common)
+    from .match import kazaross_xg2
+
+    me, them = state.player_on_roll, 1 - state.player_on_roll
+    away_me = state.match_length - state.score[me]
+    away_them = state.match_length - state.score[them]
+    score = f"{away_me}-away {away_them}-away" + (" (Crawford)" if state.crawford else "")
+    a = analyse_match_cube(probs, x, kazaross_xg2(), away_me, away_them, state.cube_value,
+                           owner, state.crawford)
+    if a.action is None:
+        action = "No double: the cube is dead or not available"
+        optimal = a.no_double
+    else:
+        action = str(a.action)
+        nd, dt, dp = a.no_double, a.double_take, a.double_pass
+        optimal = (min(dt, dp) if dt >= nd and dp >= nd else nd)
+    return CubeDecision(action, a.no_double, a.double_take if a.action else None,
+                        a.double_pass if a.action else None, optimal, take_point=None,
+                        score=score, jacoby=False, **common)
+
+
+def _money_no_double(probs, x, jacoby) -> float:
+    from .cube import CubeOwner, cubeful_equity
+
+    return cubeful_equity(probs, x, CubeOwner.THEM, jacoby)
+
+
+def settings_for_cube(settings: RolloutSettings) -> RolloutSettings:
+    """Rollouts for a cube decision start before the roll: every first roll, doubles too."""
+    return replace(settings, initial=False)
