@@ -10,9 +10,22 @@ machine and on every run: ``id``, ``name``, ``input``, ``position_id``, ``match_
 ``xgid``, every race metric exactly as ``bgcli pips`` gives it (floats rounded to 4
 decimals), then with rollouts the five rates with their standard errors, the equity with its
 standard error and 95% interval, the games played and the rollout settings (``master_seed``
-and the position's own ``seed`` included), and last ``bgcli_version`` and
-``elapsed_seconds``. Values are plain: a number that is not finite (a standard error after
-one game, Kleinman's K at the end of a race) is written as null.
+and the position's own ``seed`` included), then the decision columns (``DECISION_COLUMNS``),
+and last ``bgcli_version`` and ``elapsed_seconds``. Values are plain: a number that is not
+finite (a standard error after one game, Kleinman's K at the end of a race) is written as
+null.
+
+Decisions. The cube action before the roll (``bgcli.decisions.cube_decision``: gnubg's words,
+the cubeful equities of No double, Double/take and Double/pass, the proper action's cubeful
+equity, the take point and the cube efficiency) at the cube, owner and score of the Match ID
+or XGID, from the rollout's five rates with ``--rollout``, else from the evaluator's
+(``cube_source`` says which); null when the position's dice are already rolled. The best play
+(``bgcli.evaluation.rank_plays``: the evaluator's top play and its cubeless equity, mover's
+side) for the dice rolled in the position's Match ID or XGID, else for the batch's ``dice``
+option; null when there are neither. A position's own dice win over the option: they are its
+roll, the option is a roll to try on positions that have none. The evaluator is the rollout's
+policy, or the plan's ``policy`` without rollouts (``evaluator_policy``); ``dice_option``
+records the option, so ``--resume`` refuses a run with other ones.
 
 Seeds. A rollout in a batch is seeded with ``position_seed(master_seed, position_id,
 match_id)``, a BLAKE2b hash reduced to 63 bits. So a position's numbers do not depend on its
@@ -20,13 +33,15 @@ place in the collection, on which process rolls it out or on how often it was re
 ``bgcli rollout POSITION --seed SEED`` with the row's ``seed`` reproduces the row.
 
 Where positions run. By default one at a time in this process: the rollout kernel already
-uses every core, and race metrics take well under a millisecond. With a client from
+uses every core, and race metrics and the evaluator's decisions take about a millisecond
+(single-threaded kernels that release the GIL). With a client from
 ``connect(ADDRESS)`` they go to a ``dask.distributed`` cluster instead (see
 ``_dask_outcomes``); rows then arrive in the order they finish rather than collection order,
 with the same values.
 
 This module imports the standard library and bgcli's pure modules; numba (through
-``bgcli.rollout``), pyarrow and dask are imported only when a batch needs them.
+``bgcli.rollout`` and ``bgcli.evaluation``), pyarrow and dask are imported only when a batch
+needs them.
 """
 
 from __future__ import annotations
@@ -52,6 +67,7 @@ from .rollout import RolloutSettings
 __all__ = [
     "FORMATS", "BatchPlan", "Outcome", "Done", "analyse", "columns", "position_seed",
     "format_for", "connect", "run_batch", "read_done", "check_resumable", "open_output", "journal_path",
+    "DECISION_COLUMNS", "cube_values", "best_play_values", "roll_for",
 ]
 
 FORMATS = ("csv", "jsonl", "parquet")
@@ -83,13 +99,25 @@ ROLLOUT_COLUMNS = [
     *[(f"{rate}{suffix}", "float") for rate in _RATES for suffix in ("", "_se")],
     ("equity_ci_low", "float"), ("equity_ci_high", "float"), ("games", "int"),
     ("trials", "int"), ("policy", "str"), ("truncate", "int"), ("variance_reduction", "bool"),
-    ("quasi_random", "bool"), ("initial", "bool"), ("stop_se", "float"), ("min_games", "int"),
-    ("master_seed", "int"), ("seed", "int"),
+    ("quasi_random", "bool"), ("bearoff_truncation", "bool"), ("initial", "bool"),
+    ("stop_se", "float"), ("min_games", "int"), ("master_seed", "int"), ("seed", "int"),
 ]
+# the cube action before the roll (null when the dice are rolled), then the evaluator's best
+# play for the position's dice or the --dice option (null without either); see the docstring
+CUBE_COLUMNS = [
+    ("cube_action", "str"), ("cubeful_equity", "float"), ("no_double", "float"),
+    ("double_take", "float"), ("double_pass", "float"), ("take_point", "float"),
+    ("cube_efficiency", "float"), ("cube_source", "str"),
+]
+PLAY_COLUMNS = [("best_play", "str"), ("best_play_equity", "float"), ("best_play_dice", "str")]
+DECISION_COLUMNS = [*CUBE_COLUMNS, *PLAY_COLUMNS, ("evaluator_policy", "str"),
+                    ("dice_option", "str")]
 TAIL_COLUMNS = [("bgcli_version", "str"), ("elapsed_seconds", "float")]
 # what must match for --resume to append to a file: everything that changes the numbers
 _SETTING_COLUMNS = ("trials", "policy", "truncate", "variance_reduction", "quasi_random",
-                    "initial", "stop_se", "min_games", "master_seed", "bgcli_version")
+                    "bearoff_truncation", "initial", "stop_se", "min_games", "master_seed", "evaluator_policy",
+                    "dice_option", "bgcli_version")
+NO_PLAY = "cannot move"  # best_play when no checker can move with the dice
 
 
 # ---------------------------------------------------------------------------- small pieces
@@ -125,17 +153,29 @@ def format_for(path: Path | str) -> str | None:
     return _EXTENSIONS.get(Path(path).suffix.lower())
 
 
+def _dice_text(dice: tuple[int, int] | None) -> str | None:
+    return None if dice is None else f"{max(dice)}{min(dice)}"
+
+
 @dataclass(frozen=True)
 class BatchPlan:
-    """What to compute for every position: race metrics always; a rollout with ``rollout``
-    settings (their seed is ignored: each position's comes from ``master_seed``)."""
+    """What to compute for every position: race metrics and decisions always; a rollout with
+    ``rollout`` settings (their seed is ignored: each position's comes from ``master_seed``).
+    ``policy``: the evaluator's without a rollout (with one, the rollout's policy is used);
+    ``dice``: the roll whose best play is wanted for positions that have none rolled."""
 
     rollout: RolloutSettings | None = None
     master_seed: int = 0
+    policy: str = "net"
+    dice: tuple[int, int] | None = None
+
+    @property
+    def evaluator_policy(self) -> str:
+        return self.rollout.policy if self.rollout is not None else self.policy
 
     def column_types(self) -> list[tuple[str, str]]:
         return (ID_COLUMNS + RACE_COLUMNS + BEAROFF_COLUMNS
-                + (ROLLOUT_COLUMNS if self.rollout else []) + TAIL_COLUMNS)
+                + (ROLLOUT_COLUMNS if self.rollout else []) + DECISION_COLUMNS + TAIL_COLUMNS)
 
     def settings_row(self) -> dict:
         """The values of the setting columns a row of this plan carries."""
@@ -145,15 +185,69 @@ class BatchPlan:
             row = {"trials": settings.trials, "policy": settings.policy,
                    "truncate": settings.truncate,
                    "variance_reduction": settings.variance_reduction,
-                   "quasi_random": settings.quasi_random, "initial": settings.initial,
+                   "quasi_random": settings.quasi_random,
+                   "bearoff_truncation": settings.bearoff_truncation, "initial": settings.initial,
                    "stop_se": settings.stop_se, "min_games": settings.min_games,
                    "master_seed": self.master_seed}
+        row["evaluator_policy"] = self.evaluator_policy
+        row["dice_option"] = _dice_text(self.dice)
         row["bgcli_version"] = __version__
         return row
 
 
 def columns(plan: BatchPlan) -> list[str]:
     return [name for name, _ in plan.column_types()]
+
+
+# ---------------------------------------------------------------------------- decisions
+
+
+def roll_for(situation, dice: tuple[int, int] | None = None) -> tuple[int, int] | None:
+    """The dice whose best play a row gives: the position's own when rolled, else ``dice``."""
+    if situation.match.dice_rolled:
+        return tuple(situation.match.dice)
+    return None if dice is None else (max(dice), min(dice))
+
+
+def cube_values(situation, probabilities, source: str | None) -> dict:
+    """The cube columns (``CUBE_COLUMNS``) of ``situation`` from the cubeless
+    ``probabilities`` of the player on roll; every one null when its dice are rolled (the
+    cube is turned before the roll) or ``probabilities`` is None. A score the match equity
+    table cannot answer gives the reason as ``cube_action`` and null equities."""
+    from .decisions import cube_decision
+
+    values: dict = {name: None for name, _ in CUBE_COLUMNS}
+    if situation.match.dice_rolled or probabilities is None:
+        return values
+    values["cube_source"] = source
+    try:
+        decision = cube_decision(situation, probabilities).row()
+    except BgcliError as exc:
+        values["cube_action"] = f"No cube decision: {exc}"
+        return values
+    for name, _ in CUBE_COLUMNS[:-1]:
+        values[name] = decision[name]
+    return values
+
+
+def best_play_values(position, dice: tuple[int, int] | None, policy: str) -> dict:
+    """The best play columns (``PLAY_COLUMNS``): the evaluator's top play for ``dice`` and its
+    cubeless equity from the mover's side (``NO_PLAY`` and the equity of the position left as
+    it is when no checker can move); null without dice."""
+    values: dict = {name: None for name, _ in PLAY_COLUMNS}
+    if dice is None:
+        return values
+    from .evaluation import cubeless_equity, position_probabilities, rank_plays
+
+    ranked = rank_plays(position, dice, policy)
+    if ranked:
+        values["best_play"], values["best_play_equity"] = ranked[0].play.notation, ranked[0].equity
+    else:  # the opponent is on roll with the same board
+        values["best_play"] = NO_PLAY
+        values["best_play_equity"] = -cubeless_equity(
+            position_probabilities(position.swapped(), policy))
+    values["best_play_dice"] = _dice_text(dice)
+    return values
 
 
 # ---------------------------------------------------------------------------- one position
@@ -195,6 +289,19 @@ def analyse(entry: Entry, plan: BatchPlan, progress: GamesProgress | None = None
         values = result.row() | {"master_seed": plan.master_seed}  # its "seed" is ``seed``
         for name, _ in ROLLOUT_COLUMNS:
             row[name] = values[name]
+        probabilities, source = result.means, "rollout"
+    elif not situation.match.dice_rolled:
+        from .evaluation import position_probabilities
+
+        probabilities = position_probabilities(situation.position, plan.evaluator_policy)
+        source = "evaluator"
+    else:
+        probabilities = source = None
+    row.update(cube_values(situation, probabilities, source))
+    row.update(best_play_values(situation.position, roll_for(situation, plan.dice),
+                                plan.evaluator_policy))
+    row["evaluator_policy"] = plan.evaluator_policy
+    row["dice_option"] = _dice_text(plan.dice)
     row["bgcli_version"] = __version__
     row["elapsed_seconds"] = round(time.perf_counter() - began, 3)
     return {key: _plain(value) for key, value in row.items()}

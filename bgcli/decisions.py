@@ -187,6 +187,10 @@ class CubeDecision:
     cube_owner: str  # centred, on roll, opponent
     score: str  # money, or e.g. "3-away 5-away (Crawford)"
     jacoby: bool
+    # from cubeful rollouts: standard errors, and that of Double/take minus No double
+    no_double_se: float | None = None
+    double_take_se: float | None = None
+    difference_se: float | None = None
 
     def row(self) -> dict:
         row = {"cube_action": self.action, "no_double": self.no_double,
@@ -197,6 +201,9 @@ class CubeDecision:
             row[name] = float(value)
         row.update(cube_value=self.cube_value, cube_owner=self.cube_owner, score=self.score,
                    jacoby=self.jacoby)
+        if self.no_double_se is not None:
+            row.update(no_double_se=self.no_double_se, double_take_se=self.double_take_se,
+                       double_take_minus_no_double_se=self.difference_se)
         return row
 
 
@@ -252,6 +259,47 @@ def _money_no_double(probs, x, jacoby) -> float:
     return cubeful_equity(probs, x, CubeOwner.THEM, jacoby)
 
 
-def settings_for_cube(settings: RolloutSettings) -> RolloutSettings:
-    """Rollouts for a cube decision start before the roll: every first roll, doubles too."""
-    return replace(settings, initial=False)
+def cubeful_cube_decision(situation: Situation, settings: RolloutSettings,
+                          jacoby: bool | None = None,
+                          progress_for: Callable[[str], Callable | None] | None = None) -> CubeDecision:
+    """The money cube action from cubeful rollouts, as gnubg's rollout of a cube decision:
+    No double is a cubeful rollout with the cube as it is, Double/take one with the cube
+    doubled and turned to the opponent (both with the same dice: common random numbers),
+    Double/pass is +1. Cube decisions inside the games come from the evaluator through
+    Janowski's model; the first decision is the rollouts' to make."""
+    from .cube import CubeOwner, _decide, owner_from_state
+
+    state = situation.match
+    if not state.is_money:
+        raise BgcliError("cubeful rollouts are for money play: at a match score use a "
+                         "cubeless rollout (--rollout without --cubeful)")
+    owner = owner_from_state(state.cube_owner, state.player_on_roll)
+    jacoby = state.jacoby if jacoby is None else jacoby
+    settings = replace(settings.with_seed(), cubeful=True, initial=False)
+    no_double = rollout(situation.position, settings,
+                        progress_for("No double") if progress_for else None,
+                        cube_owner=_owner_text(owner), jacoby=jacoby)
+    games = no_double.games
+    nd, nd_se = no_double.cubeful_equity, no_double.cubeful_equity_se
+    x = cube_efficiency_for(situation.position)
+    common = dict(cubeless_equity=no_double.equity, efficiency=x,
+                  probabilities=no_double.means, cube_value=state.cube_value,
+                  cube_owner=_owner_text(owner), score="money", jacoby=jacoby)
+    if owner is CubeOwner.THEM:
+        return CubeDecision("No double: the opponent owns the cube", nd, None, None, nd,
+                            take_point=None, no_double_se=nd_se, **common)
+    double = rollout(situation.position, settings,
+                     progress_for("Double, take") if progress_for else None,
+                     cube_owner="opponent", jacoby=jacoby)
+    games = min(games, double.games)
+    doubled = 2.0 * double.cube_points[:games]
+    dt = float(doubled.mean())
+    dt_se = float(doubled.std(ddof=1) / math.sqrt(games)) if games > 1 else math.nan
+    difference = doubled - no_double.cube_points[:games]
+    difference_se = float(difference.std(ddof=1) / math.sqrt(games)) if games > 1 else math.nan
+    action = _decide(nd, dt, 1.0, no_double.means[1] > 0.0, owner is CubeOwner.ME,
+                     jacoby and owner is CubeOwner.CENTRED)
+    optimal = min(dt, 1.0) if dt >= nd and 1.0 >= nd else nd
+    return CubeDecision(str(action), nd, dt, 1.0, optimal, take_point=None,
+                        no_double_se=nd_se, double_take_se=dt_se, difference_se=difference_se,
+                        **common)

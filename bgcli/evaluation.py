@@ -8,6 +8,7 @@ equity is cubeless money equity.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,18 +19,36 @@ from .notation.dice import Dice
 from .position import Position
 
 
-def policy_code(policy: str) -> tuple[int, np.ndarray]:
-    """The kernel's integer for ``policy`` and the parameters it needs."""
-    from .kernels.evaluate import POLICY_NAMES, POLICY_NET
+def policy_code(policy: str, bearoff: bool = True) -> tuple[int, np.ndarray]:
+    """The kernel's integer for ``policy`` and the parameters its evaluator reads: the net's
+    weights (zeros for the other policies) followed, with ``bearoff``, by the exact two-sided
+    bear-off table (``bgcli.kernels.evaluate``), which every evaluator then uses."""
+    from .kernels.evaluate import POLICY_NAMES
 
     if policy not in POLICY_NAMES:
         raise BgcliError(f"policy must be one of {', '.join(POLICY_NAMES)}, not {policy!r}")
-    code = POLICY_NAMES[policy]
-    if code == POLICY_NET:
+    return POLICY_NAMES[policy], _params(policy, bearoff)
+
+
+@functools.lru_cache(maxsize=8)
+def _params(policy: str, bearoff: bool) -> np.ndarray:
+    from .kernels.net import PARAMS_SIZE
+
+    if policy == "net":
         from .net import load_params
 
-        return code, load_params()
-    return code, np.zeros(1)
+        weights = load_params()
+    else:
+        weights = np.zeros(PARAMS_SIZE)
+    if not bearoff:
+        return weights
+    from .bearoff import load_twosided
+    from .kernels.evaluate import TWOSIDED_CHECKERS
+
+    params = np.concatenate([weights, np.asarray(load_twosided(TWOSIDED_CHECKERS),
+                                                 dtype=np.float64).ravel()])
+    params.setflags(write=False)
+    return params
 
 
 def cubeless_equity(probs) -> float:
@@ -42,10 +61,18 @@ def position_probabilities(position: Position, policy: str = "net") -> np.ndarra
     from .kernels.evaluate import evaluate
 
     position.validated()
-    code, params = policy_code(policy)
+    code, params = policy_code(policy, bearoff=_needs_bearoff(position))
     out = np.zeros(5)
     evaluate(np.ascontiguousarray(position.board, dtype=np.int8), 1, code, params, out)
     return out
+
+
+def _needs_bearoff(position: Position) -> bool:
+    """Whether the position or any play from it can reach the two-sided table (loading it
+    takes a second or two, so it is loaded only then)."""
+    from .bearoff import in_twosided
+
+    return in_twosided(position)
 
 
 @dataclass(frozen=True)
@@ -66,7 +93,7 @@ def rank_plays(position: Position, dice: Dice | tuple[int, int],
     plays = legal_plays(position, dice)
     if not plays:
         return []
-    code, params = policy_code(policy)
+    code, params = policy_code(policy, bearoff=_needs_bearoff(position))
     boards = np.stack([play.result.board for play in plays]).astype(np.int8)
     scores = np.zeros((len(plays), 5))
     score_boards(len(plays), code, params, boards, scores)

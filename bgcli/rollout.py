@@ -41,6 +41,10 @@ class RolloutSettings:
     # (net) for about 20x the work per game (scripts/bench_rollout.py)
     variance_reduction: bool = False
     quasi_random: bool = True
+    # end a game once both sides are in the exact two-sided bear-off table, scored exactly
+    bearoff_truncation: bool = True
+    # money cube decisions inside the playouts (Janowski on the evaluator); adds cubeful equity
+    cubeful: bool = False
     initial: bool = False
     stop_se: float | None = None  # stop once the equity's SE is below this...
     min_games: int = 324  # ...after at least this many games
@@ -66,6 +70,9 @@ class RolloutSettings:
             problems.append(f"the standard error to stop at must be positive, not {self.stop_se}")
         if self.threads is not None and self.threads < 1:
             problems.append(f"threads must be at least 1, not {self.threads}")
+        if self.cubeful and self.variance_reduction:
+            problems.append("variance reduction measures cubeless luck: it cannot be combined "
+                            "with cubeful rollouts")
         if self.seed is not None and not 0 <= self.seed < 2**63:
             problems.append(f"seed must be 0 .. 2**63-1, not {self.seed}")
         return problems
@@ -86,6 +93,10 @@ class RolloutResult:
     equity_trace: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
     # each game's five outcome values (games x 5), for paired comparisons of rollouts
     values: np.ndarray = field(default_factory=lambda: np.zeros((0, 5)), repr=False)
+    # cubeful rollouts: each game's points in units of the starting cube, their mean and SE
+    cube_points: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
+    cubeful_equity: float = math.nan
+    cubeful_equity_se: float = math.nan
 
     @property
     def equity_interval(self) -> tuple[float, float]:
@@ -100,6 +111,8 @@ class RolloutResult:
         low, high = self.equity_interval
         row.update(equity=self.equity, equity_se=self.equity_se, equity_ci_low=low,
                    equity_ci_high=high, games=self.games, partial=self.partial)
+        if self.settings.cubeful:
+            row.update(cubeful_equity=self.cubeful_equity, cubeful_equity_se=self.cubeful_equity_se)
         settings = asdict(self.settings)
         settings.pop("threads")  # results do not depend on it
         row.update({f"{key}": value for key, value in settings.items()})
@@ -168,12 +181,18 @@ def _first_checkpoint_below(values: np.ndarray, previous: int, done: int,
 Progress = Callable[[int, int, float, float, float], None]  # done, total, games/s, eq, se
 
 
+CUBE_OWNERS = {"centred": 0, "on roll": 1, "opponent": 2}
+
+
 def rollout(position: Position, settings: RolloutSettings = RolloutSettings(),
-            progress: Progress | None = None) -> RolloutResult:
-    """Roll ``position`` out (player on roll). See the module docstring."""
+            progress: Progress | None = None, *, cube_owner: str = "centred",
+            jacoby: bool = False) -> RolloutResult:
+    """Roll ``position`` out (player on roll). See the module docstring. ``cube_owner``
+    ("centred", "on roll", "opponent") and ``jacoby`` matter only to cubeful rollouts, whose
+    equity is in units of the cube at the start."""
     import numba
 
-    from .kernels.evaluate import POLICY_NAMES
+    from .evaluation import policy_code
     from .kernels.playout import rollout_trials
 
     problems = settings.problems()
@@ -186,13 +205,9 @@ def rollout(position: Position, settings: RolloutSettings = RolloutSettings(),
                               numba.config.NUMBA_NUM_THREADS))
     start = np.ascontiguousarray(position.board, dtype=np.int8)
     values = np.zeros((settings.trials, 5))
-    policy = POLICY_NAMES[settings.policy]
-    if settings.policy == "net":
-        from .net import load_params
-
-        params = load_params()  # the shipped weights, read once per process
-    else:
-        params = np.zeros(1)
+    cube_points = np.zeros(settings.trials)
+    owner = CUBE_OWNERS[cube_owner]
+    policy, params = policy_code(settings.policy, bearoff=True)
     done = 0
     batch = 32
     began = time.perf_counter()
@@ -206,7 +221,8 @@ def rollout(position: Position, settings: RolloutSettings = RolloutSettings(),
             t0 = time.perf_counter()
             rollout_trials(start, done, count, settings.seed, rolls, settings.initial, policy,
                            params, settings.truncate, settings.variance_reduction,
-                           values[done:done + count])
+                           settings.bearoff_truncation, settings.cubeful, owner, jacoby,
+                           values[done:done + count], cube_points[done:done + count])
             elapsed = time.perf_counter() - t0
             done += count
             _, _, eq, eq_se = _summarise(values[:done])
@@ -226,6 +242,8 @@ def rollout(position: Position, settings: RolloutSettings = RolloutSettings(),
         if done == 0:
             raise
     means, ses, eq, eq_se = _summarise(values[:done])
+    cubeful = (float(cube_points[:done].mean()),
+               float(cube_points[:done].std(ddof=1) / math.sqrt(done)) if done > 1 else math.nan)
     return RolloutResult(
         position_id=position.position_id(),
         games=done,
@@ -238,4 +256,7 @@ def rollout(position: Position, settings: RolloutSettings = RolloutSettings(),
         partial=partial,
         equity_trace=np.array(trace),
         values=values[:done],
+        cube_points=cube_points[:done] if settings.cubeful else np.zeros(0),
+        cubeful_equity=cubeful[0] if settings.cubeful else math.nan,
+        cubeful_equity_se=cubeful[1] if settings.cubeful else math.nan,
     )

@@ -30,7 +30,8 @@ def games_per_second(policy: int, params: np.ndarray, trials: int, repeat: int) 
         rolls = np.full((trials, 2), -1, dtype=np.int64)
         out = np.zeros((trials, 5))
         t0 = time.perf_counter()
-        rollout_trials(start, r * trials, trials, 1, rolls, True, policy, params, 0, False, out)
+        rollout_trials(start, r * trials, trials, 1, rolls, True, policy, params, 0, False, False,
+                       False, 0, False, out, np.zeros(trials))
         if r:  # the first call is a warm-up
             rates.append(trials / (time.perf_counter() - t0))
     return statistics.median(rates)

@@ -25,8 +25,8 @@ from pathlib import Path
 import pytest
 
 from bgcli import __version__
-from bgcli.batch import (RACE_COLUMNS, BatchPlan, columns, journal_path, position_seed,
-                         read_done)
+from bgcli.batch import (DECISION_COLUMNS, RACE_COLUMNS, ROLLOUT_COLUMNS, TAIL_COLUMNS,
+                         BatchPlan, columns, journal_path, position_seed, read_done)
 from bgcli.cli.app import main
 from cli_helpers import run
 from bgcli.collections import Entry, EntryError, read_collection
@@ -47,6 +47,12 @@ POSITIONS = [
 ]
 SMALL_ROLLOUT = ["--rollout", "--trials", "36", "--no-variance-reduction"]
 SHARED_POINT_ID = "4Dn4QDDgc/ABMA"  # parses, but both sides hold one point: impossible
+OPENING_33 = "4HPwATDgc/ABMA:cIkNAAAAAAAE"  # the start with 33 rolled (money)
+OPPONENT_OWNS = "OJ+bAQDYnucAAA:QQkAAAAAAAAE"  # a race, cube 2 owned by the opponent (money)
+DANCING = "27Y5AADg8+ADQA"  # X on the bar against a closed board: no roll moves
+CUBE_NAMES = ("cube_action", "cubeful_equity", "no_double", "double_take", "double_pass",
+              "take_point", "cube_efficiency")
+RATES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
 
 
 
@@ -270,6 +276,8 @@ def test_usage_errors(capsys, tmp_path):
         (["--trials", "36"], "--trials only apply with --rollout"),
         (["--rollout", "--policy", "clever"], "policy must be one of"),
         (["-o", str(existing)], "exists: --resume continues it, --overwrite replaces it"),
+        (["--policy", "clever"], "policy must be one of"),  # --policy applies without --rollout
+        (["--dice", "71"], "1..6"),
     ]:
         code, out, err = run(capsys, "batch", str(collection), *argv)
         assert code == 2 and out == "", argv
@@ -286,6 +294,118 @@ def test_stdin_collection(capsys, tmp_path, monkeypatch):
     rows = [json.loads(line) for line in out.splitlines()]
     assert [(r["id"], r["position_id"]) for r in rows] == [("1", "4HPwATDgc/ABMA"),
                                                            ("2", "sGfwATDgc/ABMA")]
+
+
+# ----------------------------------------------------------------------------- decisions
+
+
+def decision_rows(capsys, positions: list[str], *argv: str) -> list[dict]:
+    """JSON lines rows (exact floats) of a batch of ``positions``."""
+    listing = "\n".join(positions) + "\n"
+    old_stdin = sys.stdin
+    sys.stdin = io.StringIO(listing)
+    try:
+        code, out, err = run(capsys, "batch", "-", "-f", "jsonl", *argv)
+    finally:
+        sys.stdin = old_stdin
+    assert code == 0, err
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def test_decision_columns_come_after_the_rollout_columns():
+    names = [name for name, _ in DECISION_COLUMNS]
+    assert names == ["cube_action", "cubeful_equity", "no_double", "double_take", "double_pass",
+                     "take_point", "cube_efficiency", "cube_source", "best_play",
+                     "best_play_equity", "best_play_dice", "evaluator_policy", "dice_option"]
+    tail = [name for name, _ in TAIL_COLUMNS]
+    with_rollout = columns(BatchPlan(rollout=RolloutSettings()))
+    assert with_rollout[-len(names) - len(tail):] == names + tail
+    assert with_rollout.index("cube_action") == with_rollout.index(ROLLOUT_COLUMNS[-1][0]) + 1
+    assert columns(BatchPlan())[-len(names) - len(tail):] == names + tail
+
+
+def test_cube_columns_are_cube_decision_of_the_rollout_rates(capsys):
+    from bgcli.decisions import cube_decision
+    from bgcli.evaluation import rank_plays
+    from bgcli.notation.detect import parse_situation
+
+    positions = [POSITIONS[0], POSITIONS[2], POSITIONS[4], OPPONENT_OWNS, OPENING_33, POSITIONS[3]]
+    rows = decision_rows(capsys, positions, "--rollout", "--trials", "72", "--policy",
+                         "heuristic", "--no-variance-reduction", "--seed", "3")
+    assert [row["input"] for row in rows] == positions
+    for row in rows:
+        situation = parse_situation(row["input"])
+        assert (row["evaluator_policy"], row["dice_option"]) == ("heuristic", None)
+        if situation.match.dice_rolled:  # a cube decision comes before the roll
+            assert all(row[name] is None for name in CUBE_NAMES + ("cube_source",)), row
+            top = rank_plays(situation.position, situation.match.dice, "heuristic")[0]
+            assert (row["best_play"], row["best_play_equity"]) == (top.play.notation, top.equity)
+            continue
+        # computed again, independently, from the row's own five rates
+        expected = cube_decision(situation, [row[name] for name in RATES]).row()
+        assert {name: row[name] for name in CUBE_NAMES} == {name: expected[name] for name in CUBE_NAMES}
+        assert row["cube_source"] == "rollout"
+        assert row["best_play"] is row["best_play_equity"] is row["best_play_dice"] is None
+    by_input = {row["input"]: row for row in rows}
+    owned = by_input[OPPONENT_OWNS]
+    assert owned["cube_action"] == "No double: the opponent owns the cube"
+    assert owned["double_take"] is owned["double_pass"] is None
+    assert owned["cubeful_equity"] == owned["no_double"]
+    assert by_input[OPENING_33]["best_play_dice"] == "33"
+    assert by_input[POSITIONS[3]]["best_play_dice"] == "31"
+    # the cube actions are gnubg's words
+    from bgcli.cube import CubeAction
+
+    assert {row["cube_action"] for row in rows} - {None} <= {str(a) for a in CubeAction} | {
+        "No double: the opponent owns the cube", "No double: the cube is dead or not available"}
+
+
+def test_without_rollouts_the_evaluator_decides(capsys):
+    from bgcli.decisions import cube_decision
+    from bgcli.evaluation import position_probabilities, rank_plays
+    from bgcli.notation.detect import parse_situation
+
+    positions = [POSITIONS[2], OPPONENT_OWNS, OPENING_33]
+    for policy in ("net", "heuristic"):
+        argv = [] if policy == "net" else ["--policy", policy]  # net is the default
+        rows = decision_rows(capsys, positions, *argv)
+        for row in rows:
+            assert "equity" not in row and row["evaluator_policy"] == policy
+            situation = parse_situation(row["input"])
+            if situation.match.dice_rolled:
+                assert row["cube_source"] is None and row["cube_action"] is None
+                top = rank_plays(situation.position, situation.match.dice, policy)[0]
+                assert (row["best_play"], row["best_play_equity"]) == (top.play.notation, top.equity)
+                continue
+            rates = position_probabilities(situation.position, policy)
+            expected = cube_decision(situation, rates).row()
+            assert {n: row[n] for n in CUBE_NAMES} == {n: expected[n] for n in CUBE_NAMES}
+            assert row["cube_source"] == "evaluator"
+        assert rows[1]["cube_action"] == "No double: the opponent owns the cube"
+
+
+def test_dice_option_fills_positions_without_dice(capsys):
+    from bgcli.evaluation import rank_plays
+    from bgcli.notation.detect import parse_situation
+
+    positions = [POSITIONS[2], OPENING_33, DANCING, POSITIONS[4]]
+    rows = decision_rows(capsys, positions, "--dice", "1-3", "--policy", "heuristic")
+    assert [row["dice_option"] for row in rows] == ["31"] * 4
+    assert [row["best_play_dice"] for row in rows] == ["31", "33", "31", "31"]  # its own 33 wins
+    for row in (rows[0], rows[1], rows[3]):
+        situation = parse_situation(row["input"])
+        dice = situation.match.dice if situation.match.dice_rolled else (3, 1)
+        top = rank_plays(situation.position, dice, "heuristic")[0]
+        assert (row["best_play"], row["best_play_equity"]) == (top.play.notation, top.equity)
+    # rolling dice to try does not roll them: the cube action is still the one before the roll
+    assert rows[0]["cube_source"] == rows[3]["cube_source"] == "evaluator"
+    assert rows[0]["cube_action"] and rows[1]["cube_action"] is None
+    # no checker can come in from the bar: the position stays as it is, the opponent to roll
+    assert rows[2]["best_play"] == "cannot move"
+    from bgcli.evaluation import cubeless_equity, position_probabilities
+
+    opponent = position_probabilities(Position.from_id(DANCING).swapped(), "heuristic")
+    assert rows[2]["best_play_equity"] == pytest.approx(-cubeless_equity(opponent))
 
 
 # ----------------------------------------------------------------------------- resume
@@ -348,10 +468,29 @@ def test_resume_refuses_other_settings(capsys, study):
         (SMALL_ROLLOUT + ["--seed", "6"], "written with master_seed=5, this run has master_seed=6"),
         (["--rollout", "--trials", "72", "--no-variance-reduction"], "trials=36, this run has trials=72"),
         ([], "it has rollout columns and this run has no --rollout"),
+        (SMALL_ROLLOUT + ["--dice", "31"], "dice_option=, this run has dice_option=31"),
     ]:
         code, _, err = run(capsys, "batch", str(collection), "-o", str(out), "--resume", *argv)
         assert code == 2 and errors(err) and needle in err, err
     assert out.read_bytes() == before
+
+
+def test_resume_refuses_another_evaluator_or_dice(capsys, tmp_path):
+    collection = write_collection(tmp_path / "c.csv", POSITIONS[:2])
+    out = tmp_path / "out.jsonl"
+    code, _, err = run(capsys, "batch", str(collection), "-o", str(out), "--dice", "42")
+    assert code == 0, err
+    before = out.read_bytes()
+    for argv, needle in [
+        (["--dice", "42", "--policy", "heuristic"],
+         "written with evaluator_policy=net, this run has evaluator_policy=heuristic"),
+        ([], "written with dice_option=42, this run has dice_option="),
+    ]:
+        code, _, err = run(capsys, "batch", str(collection), "-o", str(out), "--resume", *argv)
+        assert code == 2 and needle in err, err
+    assert out.read_bytes() == before
+    code, _, err = run(capsys, "batch", str(collection), "-o", str(out), "--resume", "--dice", "24")
+    assert code == 0 and "2 already there" in err, err
 
 
 def test_ctrl_c_keeps_the_rows_written(capsys, tmp_path, study, monkeypatch):

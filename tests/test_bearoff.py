@@ -363,3 +363,60 @@ def test_twosided_refuses_positions_outside_it():
         assert not in_twosided(position)
         with pytest.raises(ValueError):
             twosided_win(position)
+
+
+# ------------------------------------------- the two-sided table inside evaluators and rollouts
+
+def _random_small_bearoff(rng, most=8):
+    a = rng.multinomial(int(rng.integers(1, most + 1)), np.ones(6) / 6)
+    b = rng.multinomial(int(rng.integers(1, most + 1)), np.ones(6) / 6)
+    return Position.from_points({j + 1: int(a[j]) for j in range(6) if a[j]},
+                                {j + 1: int(b[j]) for j in range(6) if b[j]})
+
+
+def test_kernel_reads_the_two_sided_table_like_the_library():
+    from bgcli.evaluation import policy_code
+    from bgcli.kernels.evaluate import twosided_win as kernel_win
+
+    _, params = policy_code("heuristic", bearoff=True)
+    rng = np.random.default_rng(11)
+    for _ in range(400):
+        position = _random_small_bearoff(rng)
+        board = np.ascontiguousarray(position.board, dtype=np.int8)
+        assert kernel_win(board, 1, params) == pytest.approx(bearoff.twosided_win(position), abs=1e-7)
+        assert kernel_win(board, 0, params) == pytest.approx(bearoff.twosided_win(position.swapped()), abs=1e-7)
+    # outside the table, or without it, the kernel says so
+    nine = Position.from_points({1: 9}, {1: 2})
+    assert kernel_win(np.ascontiguousarray(nine.board), 1, params) == -1.0
+    assert kernel_win(np.ascontiguousarray(Position.from_points({1: 2}, {1: 2}).board), 1,
+                      np.zeros(10)) == -1.0
+
+
+@pytest.mark.parametrize("policy", ["net", "heuristic"])
+def test_evaluators_are_exact_in_small_bearoffs(policy):
+    from bgcli.evaluation import position_probabilities
+
+    rng = np.random.default_rng(12)
+    for _ in range(50):
+        position = _random_small_bearoff(rng)
+        probs = position_probabilities(position, policy)
+        assert probs[0] == pytest.approx(bearoff.twosided_win(position), abs=1e-7)
+        assert list(probs[1:]) == [0, 0, 0, 0]
+
+
+def test_bearoff_truncation_scores_games_exactly():
+    from bgcli.rollout import RolloutSettings, rollout
+
+    inside = Position.from_points({1: 2, 2: 2, 4: 1}, {3: 2, 5: 2, 6: 1})
+    exact = bearoff.twosided_win(inside)
+    stopped = rollout(inside, RolloutSettings(trials=72, seed=1))
+    assert stopped.means[0] == pytest.approx(exact, abs=1e-7) and stopped.equity_se == 0
+    played = rollout(inside, RolloutSettings(trials=1296, seed=1, bearoff_truncation=False))
+    assert abs(played.means[0] - exact) < 3 * played.standard_errors[0]
+    # a bear-off that starts outside the table: games are cut once they enter it, unbiased
+    outside = Position.from_points({1: 3, 2: 3, 3: 2, 5: 2, 6: 2}, {2: 3, 3: 3, 4: 3, 6: 3})
+    cut = rollout(outside, RolloutSettings(trials=2592, seed=2, policy="heuristic"))
+    full = rollout(outside, RolloutSettings(trials=2592, seed=2, policy="heuristic",
+                                            bearoff_truncation=False))
+    assert cut.equity_se < full.equity_se
+    assert abs(cut.means[0] - full.means[0]) < 3 * full.standard_errors[0]

@@ -240,6 +240,7 @@ def test_report_writes_page_markdown_and_images(report_dir):
         assert "Master seed 11" in text
         assert "36 games a position" in text
         assert "bgcli report" in text and "--seed 11" in text
+        assert "Cube action" in text and "Cubeful equity" in text and "Best play" in text
     assert "<table>" in html and "| Name |" in markdown
     images = sorted(p.name for p in (report_dir / "images").iterdir())
     assert images == sorted(
@@ -285,6 +286,72 @@ def test_report_from_a_batch_result_uses_its_numbers(batch_rows, report_dir, tmp
         assert f"{row['equity']:+.3f} ± {row['equity_se']:.3f}" in own
     assert [e.id for e in read_entries(rows)] == [r["id"] for r in batch]
     assert [e.row["seed"] for e in read_entries(batch_rows["csv"])] == [str(r["seed"]) for r in batch]
+
+
+def test_report_shows_the_cube_action_and_best_play(batch_rows, report_dir, tmp_path, capsys):
+    from bgcli.evaluation import rank_plays
+
+    batch = {row["id"]: row for row in map(json.loads, batch_rows["jsonl"].read_text().splitlines())}
+    assert batch["mid"]["cube_source"] == batch["race"]["cube_source"] == "rollout"
+    assert batch["open31"]["cube_action"] is None  # 31 is rolled: no cube decision
+    top = rank_plays(parse_situation(OPENING_31_XGID).position, (3, 1), "net")[0]
+    assert batch["open31"]["best_play"] == top.play.notation
+    code, _, err = run(capsys, "report", str(batch_rows["jsonl"]), "-o", str(tmp_path / "r"))
+    assert code == 0, err
+    # the report's own rollouts are the batch's, so are the decisions drawn from them
+    for folder in (report_dir, tmp_path / "r"):
+        for text in ((folder / "index.html").read_text(), (folder / "report.md").read_text()):
+            for ident in ("mid", "race"):
+                assert batch[ident]["cube_action"] in text
+                assert f"{batch[ident]['cubeful_equity']:+.3f}" in text
+                assert f"{batch[ident]['no_double']:+.3f}" in text
+            assert f"31: {top.play.notation}" in text  # the summary's best play column
+            assert f"{top.equity:+.3f}" in text
+            assert "31 rolled, and the cube is turned before the roll" in text
+
+
+def test_report_of_an_older_batch_result_computes_the_decisions(batch_rows, tmp_path, capsys):
+    from bgcli.batch import DECISION_COLUMNS
+
+    rows = [json.loads(line) for line in batch_rows["jsonl"].read_text().splitlines()]
+    old = tmp_path / "old.jsonl"
+    old.write_text("".join(json.dumps({k: v for k, v in row.items()
+                                       if k not in dict(DECISION_COLUMNS)}) + "\n" for row in rows))
+    code, _, err = run(capsys, "report", str(old), "-o", str(tmp_path / "r"))
+    assert code == 0, err
+    assert "games, equity" not in err  # nothing rolled out again
+    page = (tmp_path / "r" / "index.html").read_text()
+    for row in rows:
+        if row["cube_source"]:
+            assert f"{row['cube_action']}</td><td class=\"num\">{row['cubeful_equity']:+.3f}" in page
+        else:
+            assert f"{row['best_play_dice']}: {row['best_play']}" in page
+
+
+def test_report_without_rollouts_takes_the_cube_action_from_the_evaluator(tmp_path, capsys):
+    from bgcli.decisions import cube_decision
+    from bgcli.evaluation import position_probabilities
+
+    owned = "OJ+bAQDYnucAAA:QQkAAAAAAAAE"  # a race, cube 2 owned by O
+    listing = tmp_path / "list.txt"
+    listing.write_text(f"{owned}  # O owns the cube\n{MIDDLE_ID}  # centred\n", encoding="utf-8")
+    code, _, err = run(capsys, "report", str(listing), "-o", str(tmp_path / "r"), "--no-rollout",
+                       "--policy", "heuristic")
+    assert code == 0, err
+    from html import unescape
+
+    page = unescape((tmp_path / "r" / "index.html").read_text())
+    markdown = (tmp_path / "r" / "report.md").read_text()
+    for text in (page, markdown):
+        assert "No double: the opponent owns the cube" in text
+        assert "cube 2 owned by O, money" in text and "cube 1 centred, money" in text
+        assert "the evaluator's rates (heuristic)" in text
+        assert "--policy heuristic" in text  # the command that makes it again
+        for position in (owned, MIDDLE_ID):
+            situation = parse_situation(position)
+            decision = cube_decision(situation, position_probabilities(situation.position, "heuristic"))
+            assert decision.action in text and f"{decision.cubeful_equity:+.3f}" in text
+    assert "Best play" not in markdown  # no position has dice
 
 
 def test_report_marks_bad_positions_and_still_writes(tmp_path, capsys):

@@ -33,19 +33,21 @@ EQUITY_WEIGHTS = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
 
 
 def settings(**changes) -> RolloutSettings:
-    base = dict(trials=72, seed=1, policy="heuristic", variance_reduction=False, quasi_random=True)
+    base = dict(trials=72, seed=1, policy="heuristic", variance_reduction=False, quasi_random=True,
+                bearoff_truncation=False)
     base.update(changes)
     return RolloutSettings(**base)
 
 
 def per_trial(position: Position, n: int, seed: int, *, first: int = 0, quasi: bool = True,
               initial: bool = False, policy: str = "heuristic", truncate: int = 0,
-              vr: bool = False) -> np.ndarray:
+              vr: bool = False, bearoff: bool = False) -> np.ndarray:
     """The five values of trials ``first .. first + n - 1``, straight from the kernel."""
     rolls = first_rolls_table(seed, first, n, quasi, initial)
     out = np.zeros((n, 5))
     rollout_trials(np.ascontiguousarray(position.board), first, n, seed, rolls, initial,
-                   POLICY_NAMES[policy], np.zeros(1), truncate, vr, out)
+                   POLICY_NAMES[policy], np.zeros(1), truncate, vr, bearoff, False, 0, False, out,
+                   np.zeros(n))
     return out
 
 
@@ -225,8 +227,7 @@ def test_same_seed_same_numbers_different_seed_different():
         np.testing.assert_array_equal(a.standard_errors, b.standard_errors)
         assert (a.equity, a.equity_se) == (b.equity, b.equity_se)
         c = rollout(MIDDLE, settings(trials=100, seed=124, variance_reduction=vr))
-        assert not np.array_equal(a.means, c.means)
-        assert a.equity != c.equity
+        assert not np.array_equal(a.values, c.values)  # other games (the means may tie)
 
 
 def test_random_seed_is_drawn_and_reported():

@@ -13,7 +13,7 @@ from typing import Optional
 
 import typer
 
-from .common import app
+from .common import app, parse_dice_option
 from .inputs import InputError
 
 
@@ -147,19 +147,22 @@ def _output_format(output: Optional[Path], fmt: Optional[BatchFormat], resume: b
 
 
 def _rollout_settings(with_rollout: bool, trials, truncate, variance_reduction, quasi_random,
-                      initial, stop_se, min_games, policy, threads):
+                      bearoff_truncation, initial, stop_se, min_games, policy, threads):
     """RolloutSettings from the options (None without --rollout, where giving any rollout
     option is a usage error: it would silently do nothing)."""
     from ..rollout import RolloutSettings
 
     options = {"--trials": trials, "--truncate": truncate,
                "--variance-reduction": variance_reduction, "--quasi-random": quasi_random,
-               "--initial": initial, "--stop-se": stop_se, "--min-games": min_games,
-               "--policy": policy, "--threads": threads}
+               "--bearoff-truncation": bearoff_truncation, "--initial": initial, "--stop-se": stop_se, "--min-games": min_games,
+               "--threads": threads}  # --policy also picks the evaluator: it applies without
     given = [name for name, value in options.items() if value is not None]
     if not with_rollout:
         if given:
             raise typer.BadParameter(f"{', '.join(given)} only apply with --rollout", param_hint="--rollout")
+        problems = RolloutSettings(policy=policy).problems() if policy is not None else []
+        if problems:
+            raise typer.BadParameter("; ".join(problems), param_hint="--policy")
         return None
     defaults = RolloutSettings()
     settings = RolloutSettings(
@@ -167,6 +170,8 @@ def _rollout_settings(with_rollout: bool, trials, truncate, variance_reduction, 
         truncate=defaults.truncate if truncate is None else truncate,
         variance_reduction=defaults.variance_reduction if variance_reduction is None else variance_reduction,
         quasi_random=defaults.quasi_random if quasi_random is None else quasi_random,
+        bearoff_truncation=(defaults.bearoff_truncation if bearoff_truncation is None
+                            else bearoff_truncation),
         initial=bool(initial), stop_se=stop_se,
         min_games=defaults.min_games if min_games is None else min_games, threads=threads)
     problems = settings.problems()
@@ -196,17 +201,21 @@ def batch(
                                                       help="Subtract each roll's luck (default: as bgcli rollout)."),
     quasi_random: Optional[bool] = typer.Option(None, "--quasi-random/--no-quasi-random",
                                                 help="Spread the first two rolls evenly (default: as bgcli rollout)."),
+    bearoff_truncation: Optional[bool] = typer.Option(None, "--bearoff-truncation/--no-bearoff-truncation",
+                                                      help="End games in the exact two-sided bear-off database (default: as bgcli rollout)."),
     initial: Optional[bool] = typer.Option(None, "--initial", help="Treat positions as the start of a game: no doubles on the first roll."),
     stop_se: Optional[float] = typer.Option(None, "--stop-se", min=0.0,
                                             help="Stop a position once its equity's standard error is below this..."),
     min_games: Optional[int] = typer.Option(None, "--min-games", min=2, help="...after at least this many games (default 324)."),
-    policy: Optional[str] = typer.Option(None, "--policy", help="heuristic (default) or random."),
+    policy: Optional[str] = typer.Option(None, "--policy", help="net (the trained neural net, default), heuristic or random: plays the rollouts, and is the evaluator of the cube and best-play columns."),
+    dice: Optional[str] = typer.Option(None, "--dice", "-d", metavar="DICE",
+                                       help="A roll, e.g. 31: the best play for it is given for every position that has no dice rolled (a position's own rolled dice win)."),
     threads: Optional[int] = typer.Option(None, "--threads", "-t", min=1,
                                           help="Rollout threads per process (default: all cores). Results do not depend on it."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS",
                                             help="Run on a Dask cluster, e.g. tcp://10.0.0.5:8786 (see the README). Same numbers; rows in the order they finish."),
 ) -> None:
-    """Analyse a collection of positions: one tidy row per position (IDs, name, race metrics; with --rollout the five rates and equity with standard errors and the settings), written as each position completes. A killed run keeps its rows; --resume finishes it with the same numbers. Bad rows are reported by file and line and skipped (exit 1).
+    """Analyse a collection of positions: one tidy row per position (IDs, name, race metrics; with --rollout the five rates and equity with standard errors and the settings; the cube action and cubeful equity, from the rollout or else the evaluator; the evaluator's best play for the position's rolled dice or --dice), written as each position completes. A killed run keeps its rows; --resume finishes it with the same numbers. Bad rows are reported by file and line and skipped (exit 1).
 
     Example:  bgcli batch positions/examples.txt -o study.parquet --rollout --trials 1296 --seed 7
     """
@@ -216,8 +225,9 @@ def batch(
     from ..errors import ClusterError, CollectionError, OutputError
 
     fmt = _output_format(output, fmt, resume, overwrite)
+    roll = parse_dice_option(dice)
     settings = _rollout_settings(with_rollout, trials, truncate, variance_reduction, quasi_random,
-                                 initial, stop_se, min_games, policy, threads)
+                                 bearoff_truncation, initial, stop_se, min_games, policy, threads)
 
     try:
         done = None
@@ -235,7 +245,9 @@ def batch(
             master_seed = seed if seed is not None else (
                 done.master_seed if done is not None and done.master_seed is not None
                 else secrets.randbits(63))
-        plan = BatchPlan(rollout=settings, master_seed=master_seed)
+        plan = BatchPlan(rollout=settings, master_seed=master_seed,
+                         policy=settings.policy if settings is not None else policy or BatchPlan.policy,
+                         dice=(max(roll), min(roll)) if roll is not None else None)
         if done is not None:
             check_resumable(done, plan, output)
 

@@ -10,8 +10,9 @@ import typer
 
 from .common import FormatOption, app, parse_dice_option
 from .output import OutputFormat, emit
-from .rollout import (PolicyOption, QuasiRandomOption, SeedOption, ThreadsOption, TrialsOption,
-                      TruncateOption, VarianceReductionOption, _RolloutProgress)
+from .rollout import (BearoffTruncationOption, PolicyOption, QuasiRandomOption, SeedOption,
+                      ThreadsOption, TrialsOption, TruncateOption, VarianceReductionOption,
+                      _RolloutProgress)
 
 PositionArgument = typer.Argument(..., help="A Position ID, POSITIONID:MATCHID or XGID.")
 
@@ -22,12 +23,13 @@ def _pm(value: float, se: float, digits: int = 3) -> str:
     return f"{value:+.{digits}f}" + (f" ±{se:.{digits}f}" if se is not None and math.isfinite(se) else "")
 
 
-def _settings(trials, seed, threads, truncate, variance_reduction, quasi_random, policy):
+def _settings(trials, seed, threads, truncate, variance_reduction, quasi_random,
+              bearoff_truncation, policy):
     from ..rollout import RolloutSettings
 
     settings = RolloutSettings(trials=trials, seed=seed, policy=policy, truncate=truncate,
                                variance_reduction=variance_reduction, quasi_random=quasi_random,
-                               threads=threads)
+                               bearoff_truncation=bearoff_truncation, threads=threads)
     problems = settings.problems()
     if problems:
         raise typer.BadParameter("; ".join(problems))
@@ -41,7 +43,8 @@ def _settings_columns(settings) -> dict:
         return {"policy": "net", "trials": 0, "bgcli_version": __version__}
     return {"trials": settings.trials, "seed": settings.seed, "policy": settings.policy,
             "truncate": settings.truncate, "variance_reduction": settings.variance_reduction,
-            "quasi_random": settings.quasi_random, "bgcli_version": __version__}
+            "quasi_random": settings.quasi_random,
+            "bearoff_truncation": settings.bearoff_truncation, "bgcli_version": __version__}
 
 
 def _best_table_row(row: dict) -> dict:
@@ -68,6 +71,7 @@ def best(
     truncate: int = TruncateOption,
     variance_reduction: bool = VarianceReductionOption,
     quasi_random: bool = QuasiRandomOption,
+    bearoff_truncation: bool = BearoffTruncationOption,
     policy: str = PolicyOption,
     fmt: OutputFormat = FormatOption,
 ) -> None:
@@ -86,7 +90,8 @@ def best(
                                      param_hint="DICE")
         rolled = situation.match.dice
     settings = None if evaluate_only else _settings(trials, seed, threads, truncate,
-                                                     variance_reduction, quasi_random, policy)
+                                                     variance_reduction, quasi_random,
+                                                     bearoff_truncation, policy)
     bars: list[_RolloutProgress] = []
 
     def progress_for(k: int, n: int, play: str):
@@ -117,8 +122,8 @@ def best(
 
 def _cube_table(row: dict) -> list[dict]:
     lines = [("Proper action", row["cube_action"]),
-             ("No double", _pm(row["no_double"], None)),
-             ("Double, take", _pm(row["double_take"], None)),
+             ("No double", _pm(row["no_double"], row.get("no_double_se"))),
+             ("Double, take", _pm(row["double_take"], row.get("double_take_se"))),
              ("Double, pass", _pm(row["double_pass"], None)),
              ("Cubeless equity", _pm(row["cubeless_equity"], row.get("cubeless_equity_se"))),
              ("Take point", f"{row['take_point']:.1%}" if row.get("take_point") else ""),
@@ -135,6 +140,7 @@ def _cube_table(row: dict) -> list[dict]:
 def cube(
     position: str = PositionArgument,
     rollout: bool = typer.Option(False, "--rollout", "-r", help="Take the probabilities from a cubeless rollout instead of the evaluator."),
+    cubeful: bool = typer.Option(False, "--cubeful", help="Money play: roll out No double and Double/take cubefully (cube decisions inside the games, same dice for both) instead of applying Janowski's model to cubeless rates."),
     jacoby: Optional[bool] = typer.Option(None, "--jacoby/--no-jacoby", help="Money play: gammons count only once the cube is turned (default: as the Match ID says; off for a bare Position ID)."),
     efficiency: Optional[float] = typer.Option(None, "--efficiency", min=0.0, max=1.0, help="Cube efficiency x of Janowski's model (default: gnubg's by position class: 0.68 contact, 0.6-0.7 race by pips, 0.6 bear-off)."),
     trials: int = TrialsOption,
@@ -143,6 +149,7 @@ def cube(
     truncate: int = TruncateOption,
     variance_reduction: bool = VarianceReductionOption,
     quasi_random: bool = QuasiRandomOption,
+    bearoff_truncation: bool = BearoffTruncationOption,
     policy: str = PolicyOption,
     fmt: OutputFormat = FormatOption,
 ) -> None:
@@ -150,6 +157,9 @@ def cube(
 
     Example:  bgcli cube 'XGID=-a----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10' --rollout --trials 1296 --seed 1
     """
+    if cubeful and efficiency is not None:
+        raise typer.BadParameter("--efficiency applies to Janowski's model on cubeless rates, "
+                                 "not to --cubeful rollouts", param_hint="--efficiency")
     from ..decisions import cube_decision
     from ..evaluation import position_probabilities
     from ..notation.detect import parse_situation
@@ -159,11 +169,33 @@ def cube(
         raise typer.BadParameter("the dice are already rolled: a cube decision comes before "
                                  "the roll", param_hint="POSITION")
     extra: dict = {}
+    if cubeful:
+        from ..decisions import cubeful_cube_decision
+
+        settings = _settings(trials, seed, threads, truncate, variance_reduction, quasi_random,
+                             bearoff_truncation, policy)
+        bars: list[_RolloutProgress] = []
+
+        def progress_for(label: str):
+            bars.append(_RolloutProgress(f"{label}", settings.trials))
+            return bars[-1]
+
+        try:
+            decision = cubeful_cube_decision(situation, settings, jacoby, progress_for)
+        finally:
+            for bar in bars:
+                bar.close()
+        extra = {"source": f"cubeful rollouts, {settings.trials} games each"}
+        extra |= _settings_columns(settings) | {"cubeful": True}
+        row = {"position_id": situation.position_id, "match_id": situation.match_id} \
+            | decision.row() | extra
+        emit(_cube_table(row) if fmt == OutputFormat.table else [row], fmt)
+        return
     if rollout:
         from ..rollout import rollout as run_rollout
 
         settings = _settings(trials, seed, threads, truncate, variance_reduction, quasi_random,
-                             policy)
+                             bearoff_truncation, policy)
         bar = _RolloutProgress(position, settings.trials)
         try:
             result = run_rollout(situation.position, settings, bar)

@@ -48,6 +48,7 @@ QuasiOption = typer.Option(DEFAULTS.quasi_random, "--quasi-random/--no-quasi-ran
 InitialOption = typer.Option(False, "--initial",
                              help="Treat positions as the start of a game: no doubles on the first roll.")
 PolicyOption = typer.Option(DEFAULTS.policy, "--policy", help="How the games are played: net (greedy over the trained neural net, the default), heuristic or random.")
+ReportPolicyOption = typer.Option(DEFAULTS.policy, "--policy", help="How the games are played, and the evaluator of the cube actions and best plays: net (greedy over the trained neural net, the default), heuristic or random.")
 
 
 def _settings(trials, threads, truncate, variance_reduction, quasi_random, initial, policy):
@@ -174,7 +175,7 @@ def chart(
     if kind != ChartKind.board:
         progress = _Progress("bgcli chart", len(chosen))
         analyse(chosen, settings, _master_seed(seed), rollouts=needs_rollout,
-                on_done=progress.done, progress=progress.games)
+                on_done=progress.done, progress=progress.games, decisions=False)
     failed = [e for e in chosen if e.error]
     for entry in failed:
         report_error(entry.label or source, entry.error)
@@ -218,10 +219,10 @@ def _command_text(source: Path, output: Path, title, rolled: bool, settings, mas
     words = ["bgcli", "report", str(source), "-o", str(output)]
     if title:
         words += ["--title", title]
+    if settings.policy != DEFAULTS.policy:  # the evaluator of the decisions, too
+        words += ["--policy", settings.policy]
     if rolled:
         words += ["--trials", str(settings.trials), "--seed", str(master_seed)]
-        if settings.policy != DEFAULTS.policy:
-            words += ["--policy", settings.policy]
         if settings.truncate != DEFAULTS.truncate:
             words += ["--truncate", str(settings.truncate)]
         if settings.variance_reduction != DEFAULTS.variance_reduction:
@@ -244,7 +245,7 @@ def report(
                                 help="The report's folder: index.html, report.md and images/ are written there (replacing an earlier report's)."),
     title: Optional[str] = typer.Option(None, "--title", help="The page's title (default: from INPUT's name)."),
     rollouts: bool = typer.Option(True, "--rollout/--no-rollout",
-                                  help="Roll out the positions that have no rollout yet (default); --no-rollout reports pip counts and race metrics only."),
+                                  help="Roll out the positions that have no rollout yet (default); --no-rollout reports pip counts, race metrics and the evaluator's decisions only."),
     replay: bool = typer.Option(False, "--replay",
                                 help="For a batch result: replay each row's rollout (its seed and settings: the same games) to draw its convergence chart."),
     trials: int = TrialsOption,
@@ -254,11 +255,11 @@ def report(
     variance_reduction: bool = VarianceOption,
     quasi_random: bool = QuasiOption,
     initial: bool = InitialOption,
-    policy: str = PolicyOption,
+    policy: str = ReportPolicyOption,
 ) -> None:
     """Write a study report of a collection or batch result: an HTML page and its Markdown twin.
 
-    The report is index.html (one self-contained page that opens offline, images embedded) and report.md (its Markdown twin, images in images/). It holds a summary (equity and pip charts, a table of every position) and, per position, the board, its IDs, pip counts and race metrics, the rollout table, outcome and convergence charts; the footer gives the settings, seeds and bgcli version. Positions without a rollout are rolled out here with the options of bgcli rollout (1296 games each by default: a second or two a position). Prints the files written.
+    The report is index.html (one self-contained page that opens offline, images embedded) and report.md (its Markdown twin, images in images/). It holds a summary (equity and pip charts, a table of every position with its cube action and cubeful equity) and, per position, the board, its IDs, pip counts and race metrics, the rollout table, the decisions (cube action before the roll with its cubeful equities, from the rollout's rates or else the evaluator's; the evaluator's best play when the position has dice rolled), outcome and convergence charts; the footer gives the settings, seeds and bgcli version. Positions without a rollout are rolled out here with the options of bgcli rollout (1296 games each by default: a second or two a position). Prints the files written.
 
     Example:  bgcli report positions/examples.txt -o reports/example --trials 1296 --seed 1
     """

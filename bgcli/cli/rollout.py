@@ -8,6 +8,8 @@ from typing import List, Optional
 
 import typer
 
+from ..errors import BgcliError
+
 from .common import FormatOption, InputOption, app, report, situations
 from .output import OutputFormat, emit
 
@@ -25,6 +27,9 @@ VarianceReductionOption = typer.Option(
          "about 20x per game and cuts the variance less than that; see the README).")
 QuasiRandomOption = typer.Option(True, "--quasi-random/--no-quasi-random",
                                  help="Spread the first two rolls evenly: 1296 games hold every pair once.")
+BearoffTruncationOption = typer.Option(
+    True, "--bearoff-truncation/--no-bearoff-truncation",
+    help="End a game once both sides are in the exact two-sided bear-off database (8 checkers a side, all home) and score it exactly, as gnubg does.")
 PolicyOption = typer.Option("net", "--policy", help="How the games are played: net (greedy over the trained neural net, the default), heuristic (greedy over a hand-written evaluation) or random.")
 
 
@@ -42,9 +47,18 @@ def _rollout_table_row(row: dict) -> dict:
     for name, label in (("win", "Win"), ("win_gammon", "W(g)"), ("win_backgammon", "W(bg)"),
                         ("lose_gammon", "L(g)"), ("lose_backgammon", "L(bg)"), ("equity", "Equity")):
         out[label] = _plus_minus(row[name], row[f"{name}_se"])
+    if "cubeful_equity" in row:
+        out["Cubeful"] = _plus_minus(row["cubeful_equity"], row["cubeful_equity_se"])
     out["games"] = row["games"] if not row["partial"] else f"{row['games']} (partial)"
     out["seed"] = row["seed"]
     return out
+
+
+def _owner_on_roll(match) -> str:
+    """The cube's owner seen from the player on roll: centred, on roll or opponent."""
+    if match.cube_owner not in (0, 1):
+        return "centred"
+    return "on roll" if match.cube_owner == match.player_on_roll else "opponent"
 
 
 class _RolloutProgress:
@@ -95,6 +109,8 @@ def rollout(
     truncate: int = TruncateOption,
     variance_reduction: bool = VarianceReductionOption,
     quasi_random: bool = QuasiRandomOption,
+    bearoff_truncation: bool = BearoffTruncationOption,
+    cubeful: bool = typer.Option(False, "--cubeful", help="Money play: make cube decisions inside the games (Janowski's model on the evaluator) and add the cubeful equity, in units of the cube at the start; the cube's owner and the Jacoby rule come from the Match ID or XGID."),
     initial: bool = typer.Option(False, "--initial", help="Treat the position as the start of a game: no doubles on the first roll."),
     stop_se: Optional[float] = typer.Option(None, "--stop-se", min=0.0,
                                             help="Stop once the equity's standard error is below this..."),
@@ -111,7 +127,8 @@ def rollout(
 
     settings = RolloutSettings(
         trials=trials, seed=seed, policy=policy, truncate=truncate,
-        variance_reduction=variance_reduction, quasi_random=quasi_random, initial=initial,
+        variance_reduction=variance_reduction, quasi_random=quasi_random,
+        bearoff_truncation=bearoff_truncation, cubeful=cubeful, initial=initial,
         stop_se=stop_se, min_games=min_games, threads=threads,
     )
     problems = settings.problems()
@@ -124,9 +141,16 @@ def rollout(
             report(raw.label, error)
             failed += 1
             continue
+        if settings.cubeful and not situation.match.is_money:
+            report(raw.label, BgcliError("cubeful rollouts are for money play, and this "
+                                         "position is at a match score"))
+            failed += 1
+            continue
         progress = _RolloutProgress(raw.text, settings.trials)
         try:
-            result = run_rollout(situation.position, settings, progress)
+            result = run_rollout(situation.position, settings, progress,
+                                 cube_owner=_owner_on_roll(situation.match),
+                                 jacoby=situation.match.jacoby)
         except KeyboardInterrupt:
             interrupted = True
             break

@@ -23,7 +23,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .net import net_probabilities, outcome
+from .net import PARAMS_SIZE, net_probabilities, outcome
 
 POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1
@@ -33,6 +33,15 @@ POLICY_NAMES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC, "net": P
 WIN, WIN_GAMMON, WIN_BACKGAMMON, LOSE_GAMMON, LOSE_BACKGAMMON = 0, 1, 2, 3, 4
 
 _PIPS_PER_ROLL = 8.1667  # the mean pips of one roll (doubles count four times)
+
+# The exact two-sided bear-off table (``bgcli.bearoff.load_twosided``: up to 8 checkers a side,
+# all home) rides behind the net's weights in ``params``: ``params[TWOSIDED_AT + a * SIZE + b]``
+# is P(the side on roll wins) with layout index a on roll and b opposite. Every evaluator
+# returns those exact chances (no gammon is possible there) when ``params`` holds the table.
+TWOSIDED_CHECKERS = 8
+TWOSIDED_SIZE = math.comb(TWOSIDED_CHECKERS + 6, 6)  # 3003 layouts a side
+TWOSIDED_AT = PARAMS_SIZE
+_COMB = np.array([[math.comb(n, k) for k in range(7)] for n in range(22)], dtype=np.int64)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -156,8 +165,45 @@ def heuristic_probabilities(board, me, out):
 
 
 @njit(cache=True, nogil=True)
+def _small_bearoff_index(board, side):
+    """The side's layout index in the two-sided table, or -1 when it is not all home with
+    at most ``TWOSIDED_CHECKERS`` checkers (the combinatorial rank of bgcli.bearoff)."""
+    for index in range(6, 25):
+        if board[side, index] > 0:
+            return -1
+    total = 0
+    rank = 0
+    for j in range(6):
+        total += board[side, j]
+        rank += _COMB[total + j, j + 1]
+    return rank if total <= TWOSIDED_CHECKERS else -1
+
+
+@njit(cache=True, nogil=True)
+def twosided_win(board, me, params):
+    """Exact P(``me`` on roll wins) from the two-sided table in ``params``, or -1.0 when the
+    table is absent or the position is not in it (or the game is over)."""
+    if params.shape[0] < TWOSIDED_AT + TWOSIDED_SIZE * TWOSIDED_SIZE:
+        return -1.0
+    mine = _small_bearoff_index(board, me)
+    if mine <= 0:
+        return -1.0
+    theirs = _small_bearoff_index(board, 1 - me)
+    if theirs <= 0:
+        return -1.0
+    return params[TWOSIDED_AT + mine * TWOSIDED_SIZE + theirs]
+
+
+@njit(cache=True, nogil=True)
 def evaluate(board, me, policy, params, out):
-    """The evaluator behind ``policy`` (``params``: the net's weights for ``POLICY_NET``)."""
+    """The evaluator behind ``policy`` (``params``: the net's weights for ``POLICY_NET``,
+    then optionally the two-sided bear-off table, whose exact chances take precedence)."""
+    exact = twosided_win(board, me, params)
+    if exact >= 0.0:
+        out[0] = exact
+        for k in range(1, 5):
+            out[k] = 0.0
+        return
     if policy == POLICY_NET:
         net_probabilities(board, me, params, out)
     else:

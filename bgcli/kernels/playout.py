@@ -26,8 +26,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange, uint64
 
+from .cube import CENTRED, OWN, THEIRS, cubeful_equity, doubles_and_takes, efficiency
 from .dice import next_u64, roll_dice
-from .evaluate import POLICY_RANDOM, equity, evaluate
+from .evaluate import POLICY_NET, POLICY_RANDOM, equity, evaluate, twosided_win
+from .net import net_choose
 from .movegen import generate_plays, new_buffers
 
 NO_TRUNCATION = 0
@@ -60,6 +62,10 @@ def _swap_sides(probs, out):
 def _best_value(count, policy, params, boards, probs, mover_best):
     """Index of the play with the best evaluation among ``count`` result boards (mover =
     row 1); its probabilities from the mover's side go into ``mover_best``."""
+    if policy == POLICY_NET:
+        choice = net_choose(count, params, boards, probs)
+        _swap_sides(probs, mover_best)
+        return choice
     best = -1e9
     choice = 0
     for i in range(count):
@@ -82,9 +88,20 @@ def _choose_play(count, policy, params, state, boards, probs, mover_best):
 
 @njit(cache=True, nogil=True)
 def play_trial(board, state, first_rolls, initial, policy, params, truncate, reduce_variance,
-               boards, steps, keys, table, work, scratch, out):
+               bearoff_stop, cubeful, cube_owner, jacoby, boards, steps, keys, table, work,
+               scratch, out):
     """Play one game from ``board`` (modified; row 1 on roll) and write the root player's
-    five outcome values, less the summed luck when ``reduce_variance``, into ``out``."""
+    five outcome values, less the summed luck when ``reduce_variance``, into ``out``.
+    With ``bearoff_stop`` a game ends as soon as both sides are in the two-sided bear-off
+    table held in ``params``, scored with its exact chances (gnubg's bear-off truncation).
+
+    With ``cubeful`` (money play) the player on roll may double before each roll when the
+    cube is centred or theirs: the evaluator's probabilities go through Janowski's model
+    (``bgcli.kernels.cube``); a pass ends the game. The root player does not double before
+    the first roll: that decision is what cube analysis rolls out (No double vs Double/take). ``cube_owner`` is the cube's owner at the
+    start from the root player's side (0 centred, 1 root, 2 opponent). Returns the root
+    player's cubeful points in units of the starting cube (0.0 when not ``cubeful``); a game
+    cut short (truncation, bear-off table) is scored with the cubeful equity there."""
     luck = scratch[0]  # root player's side, accumulated
     probs = scratch[1]
     mover_value = scratch[2]
@@ -94,7 +111,35 @@ def play_trial(board, state, first_rolls, initial, policy, params, truncate, red
         luck[k] = 0.0
     ply = 0
     root_on_roll = True
+    cube = 1.0
+    owner = cube_owner  # from the root player's side
+    points = 0.0
     while True:
+        if bearoff_stop and twosided_win(board, 1, params) >= 0.0:
+            evaluate(board, 1, policy, params, probs)
+            if root_on_roll:
+                for k in range(5):
+                    out[k] = probs[k]
+            else:
+                _swap_sides(probs, out)
+            if cubeful:
+                points = _cut_short_points(board, probs, cube, owner, jacoby, root_on_roll)
+            break
+        if cubeful and ply > 0:  # the first decision is the caller's: the game starts rolling
+            mover_owner = _mover_owner(owner, root_on_roll)
+            if mover_owner != THEIRS:
+                evaluate(board, 1, policy, params, probs)
+                doubles, takes = doubles_and_takes(probs, efficiency(board, 1), mover_owner,
+                                                   jacoby)
+                if doubles and takes:
+                    cube *= 2.0
+                    owner = 2 if root_on_roll else 1
+                elif doubles:  # a pass: the doubler wins the cube as it was, a single game
+                    for k in range(5):
+                        out[k] = 0.0
+                    out[0] = 1.0 if root_on_roll else 0.0
+                    points = cube if root_on_roll else -cube
+                    break
         # --- the roll
         if ply < 2 and first_rolls[ply] >= 0:
             d1 = first_rolls[ply] // 6 + 1
@@ -139,10 +184,40 @@ def play_trial(board, state, first_rolls, initial, policy, params, truncate, red
                     out[k] = probs[k]
             else:
                 _swap_sides(probs, out)
+            if cubeful:
+                if mover_done:
+                    points = cube * _game_points(out, jacoby and owner == 0)
+                else:
+                    points = _cut_short_points(board, probs, cube, owner, jacoby, root_on_roll)
             break
     if reduce_variance:
         for k in range(5):
             out[k] -= luck[k]
+    return points
+
+
+@njit(cache=True, nogil=True)
+def _mover_owner(owner, root_on_roll):
+    """The cube owner (root's side: 0 centred, 1 root, 2 opponent) from the mover's side."""
+    if owner == 0:
+        return CENTRED
+    return OWN if (owner == 1) == root_on_roll else THEIRS
+
+
+@njit(cache=True, nogil=True)
+def _game_points(root_values, single_only):
+    """The root player's points in a finished game from its 0/1 indicators."""
+    if root_values[0] > 0.5:
+        return 1.0 if single_only else 1.0 + root_values[1] + root_values[2]
+    return -1.0 if single_only else -(1.0 + root_values[3] + root_values[4])
+
+
+@njit(cache=True, nogil=True)
+def _cut_short_points(board, probs, cube, owner, jacoby, root_on_roll):
+    """Root's cubeful points for a game stopped with ``probs`` for the player on roll."""
+    value = cube * cubeful_equity(probs, efficiency(board, 1), _mover_owner(owner, root_on_roll),
+                                  jacoby)
+    return value if root_on_roll else -value
 
 
 @njit(cache=True, nogil=True)
@@ -164,8 +239,10 @@ _BLOCK = 16  # trials per parallel work item; each item has its own buffers
 
 @njit(cache=True, nogil=True, parallel=True)
 def rollout_trials(start, first_trial, n_trials, seed, first_rolls, initial, policy, params,
-                   truncate, reduce_variance, out):
-    """Trials ``first_trial .. first_trial + n_trials - 1`` into ``out[0:n_trials]``.
+                   truncate, reduce_variance, bearoff_stop, cubeful, cube_owner, jacoby, out,
+                   cube_out):
+    """Trials ``first_trial .. first_trial + n_trials - 1`` into ``out[0:n_trials]`` (and with
+    ``cubeful`` their cubeful points into ``cube_out[0:n_trials]``; see ``play_trial``).
 
     ``first_rolls[i]`` holds trial i's first two roll indices (0..35), or -1 for random ones.
     """
@@ -182,5 +259,6 @@ def rollout_trials(start, first_trial, n_trials, seed, first_rolls, initial, pol
             state[0] = trial_seed(seed, trial)
             rolls[0] = first_rolls[t, 0]
             rolls[1] = first_rolls[t, 1]
-            play_trial(board, state, rolls, initial, policy, params, truncate,
-                       reduce_variance, boards, steps, keys, table, work, scratch, out[t])
+            cube_out[t] = play_trial(board, state, rolls, initial, policy, params, truncate,
+                                     reduce_variance, bearoff_stop, cubeful, cube_owner, jacoby,
+                                     boards, steps, keys, table, work, scratch, out[t])

@@ -3,7 +3,7 @@
 * ``charts``: matplotlib figures — the board picture, outcome bars, equity across a
   collection, rollout convergence, pip counts and race — saved as PNG or SVG;
 * ``study``: reading collections and batch results into entries, running what they lack
-  (race metrics, rollouts that keep every game);
+  (race metrics, rollouts that keep every game, cube actions and best plays);
 * ``document``: the report as a document model; ``html`` and ``markdown`` write it.
 
 ``write_report(entries, directory, ...)`` writes ``index.html`` (one self-contained page,

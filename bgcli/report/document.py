@@ -1,9 +1,10 @@
 """The study report as a small document model, built once and written twice (HTML, Markdown).
 
 ``build_document(entries, ...)`` turns analysed entries into a ``Document``: an introduction,
-the summary (equity and pip charts, a table of every position), one section per position
-(board picture, IDs, race metrics, rollout table, outcome and convergence charts) and a footer
-with the settings, seed and bgcli version. ``html.render`` and ``markdown.render`` write the
+the summary (equity and pip charts, a table of every position with its cube action, cubeful
+equity and best play), one section per position (board picture, IDs, race metrics, rollout
+table, decisions table, outcome and convergence charts) and a footer with the settings, seed
+and bgcli version. ``html.render`` and ``markdown.render`` write the
 same document, so the two stay twins. Images are SVG bytes, named for their file in
 ``images/``. Nothing here depends on the date or the machine: the same rows give the same
 report.
@@ -212,6 +213,71 @@ def rollout_table(row: dict, situation=None) -> Table:
     return Table(["Rollout (X on roll)", "Mean ± SE"], rows, [False, True], caption)
 
 
+def cube_context(situation) -> str:
+    """The cube and score a cube action is taken at, in words: "cube 2 owned by O, money"."""
+    from ..notation.gnubgid import CENTERED
+
+    match = situation.match
+    owner = ("centred" if match.cube_owner == CENTERED else
+             "owned by X" if match.cube_owner == match.player_on_roll else "owned by O")
+    if match.is_money:
+        score = "money" + (", Jacoby" if match.jacoby else "")
+    else:
+        me, them = match.player_on_roll, 1 - match.player_on_roll
+        score = (f"X {match.match_length - match.score[me]}-away, "
+                 f"O {match.match_length - match.score[them]}-away"
+                 + (", Crawford" if match.crawford else ""))
+    return f"cube {match.cube_value} {owner}, {score}"
+
+
+def best_play_text(row: dict) -> str:
+    """ "31: 8/5 6/5" for a row with a best play, else empty."""
+    play = _text(row.get("best_play"))
+    return f"{_text(row.get('best_play_dice'))}: {play}" if play else ""
+
+
+def decisions_table(row: dict, situation) -> Table | None:
+    """The cube action before the roll (its three cubeful equities, take point and cube
+    efficiency) and the evaluator's best play for the rolled dice; None when the row has
+    neither (an old batch result, an analysis without decisions)."""
+    rows: list[list[Cell]] = []
+    match = situation.match
+    policy = _text(row.get("evaluator_policy"))
+    source = _text(row.get("cube_source"))
+    if source:
+        rows += [["Cube action", _text(row.get("cube_action"))],
+                 ["Cubeful equity", signed(row.get("cubeful_equity"))]]
+        for label, key in (("No double", "no_double"), ("Double, take", "double_take"),
+                           ("Double, pass", "double_pass"), ("Take point", "take_point")):
+            if _is_number(row.get(key)):  # null where no double is possible
+                rows.append([label, percent(row[key]) if key == "take_point" else signed(row[key])])
+        rows += [["Cube efficiency", _plain(row.get("cube_efficiency"), 2)],
+                 ["Cube and score", cube_context(situation)]]
+    elif match.dice_rolled and "cube_source" in row:
+        rows.append(["Cube action", f"none: {match.dice[0]}{match.dice[1]} rolled, and the "
+                     "cube is turned before the roll"])
+    if _text(row.get("best_play")):
+        rows += [[f"Best play for {_text(row.get('best_play_dice'))}", _text(row["best_play"])],
+                 ["Its equity (cubeless)", signed(row.get("best_play_equity"))]]
+    if not rows:
+        return None
+    parts = []
+    if source:
+        rates = ("the rollout's rates" if source == "rollout" else
+                 f"the evaluator's rates ({policy})" if policy else "the evaluator's rates")
+        parts.append(f"Cube action before the roll: gnubg's cube model (Janowski's, with the "
+                     f"cube efficiency shown) applied to {rates}, at the cube and score of the "
+                     "Match ID; equities are cubeful, in gnubg's normalised units.")
+    if _text(row.get("best_play")):
+        parts.append("Best play: the evaluator's top play" + (f" ({policy})" if policy else "")
+                     + ", equity from the mover's side after it.")
+    return Table(["Decisions (X on roll)", ""], rows, [False, True], " ".join(parts))
+
+
+def _is_number(value) -> bool:
+    return math.isfinite(_number(value))
+
+
 def ids_table(entry: ReportEntry) -> Table:
     """The position's IDs, the input as given when it says something they do not, notes."""
     row = entry.row
@@ -230,26 +296,37 @@ def ids_table(entry: ReportEntry) -> Table:
 
 
 def summary_table(entries: Sequence[ReportEntry], anchors: Sequence[str]) -> Table:
+    """One line per position: its rollout, cube action and cubeful equity, and (a column
+    only when some position has one) the best play for its dice."""
+    plays = any(_text(e.row.get("best_play")) for e in entries if not e.error)
+    columns = ["#", "Name", "Position ID", "Pips X – O", "Type", "Win", "W(g)", "L(g)",
+               "Equity ± SE", "95% interval", "Cube action", "Cubeful equity"]
+    numeric = [False, False, False, True, False, True, True, True, True, True, False, True]
+    if plays:
+        columns.append("Best play")
+        numeric.append(False)
     rows: list[list[Cell]] = []
     for number, (entry, anchor) in enumerate(zip(entries, anchors), start=1):
         row = entry.row
         label = describe(entry)
         ident = Link(entry.id or str(number), anchor)
         if entry.error:
-            rows.append([ident, label, Code(_text(row.get("input"))), "", "", "", "", "", "",
-                         "error: " + entry.error])
+            rows.append([ident, label, Code(_text(row.get("input")))]
+                        + [""] * (len(columns) - 4) + ["error: " + entry.error])
             continue
         pips = f"{_integer(row.get('pips_on_roll'))} – {_integer(row.get('pips_opponent'))}"
-        rows.append([
+        cells: list[Cell] = [
             ident, label, Code(_text(row.get("position_id"))), pips,
             "race" if _flag(row.get("is_race")) else "contact",
             percent(row.get("win")), percent(row.get("win_gammon")), percent(row.get("lose_gammon")),
             f"{signed(row.get('equity'))} ± {_plain(row.get('equity_se'), 3)}" if entry.has_rollout else "",
             interval(row.get("equity_ci_low"), row.get("equity_ci_high")),
-        ])
-    return Table(["#", "Name", "Position ID", "Pips X – O", "Type", "Win", "W(g)", "L(g)",
-                  "Equity ± SE", "95% interval"], rows,
-                 [False, False, False, True, False, True, True, True, True, True])
+            _text(row.get("cube_action")), signed(row.get("cubeful_equity")),
+        ]
+        if plays:
+            cells.append(best_play_text(row))
+        rows.append(cells)
+    return Table(columns, rows, numeric)
 
 
 def _text(value) -> str:
@@ -286,6 +363,11 @@ def settings_lines(entries: Sequence[ReportEntry]) -> list[str]:
     for text, ids in seen.items():
         which = "" if len(seen) == 1 else f" (positions {', '.join(ids)})"
         lines.append(f"Rollouts: {text}{which}.")
+    policies = sorted({_text(e.row.get("evaluator_policy")) for e in entries
+                       if not e.error and _text(e.row.get("evaluator_policy"))})
+    if policies:
+        lines.append(f"Cube actions from the rollouts' rates, else the evaluator's; best plays "
+                     f"by the evaluator; evaluator: {', '.join(policies)}.")
     masters = sorted({str(exact_int(e.row["master_seed"])) for e in entries
                       if e.has_rollout and _text(e.row.get("master_seed"))})
     if masters:
@@ -316,6 +398,11 @@ def build_document(entries: Sequence[ReportEntry], title: str, source: str,
         intro.append("Equities are cubeless money equities: 2·Win − 1 + W(g) − L(g) + W(bg) − "
                      "L(bg). Standard errors (SE) are the spread of the games over √games; "
                      "intervals are ± 1.96 SE.")
+    if any(_text(e.row.get("cube_source")) or _text(e.row.get("best_play")) for e in good):
+        intro.append("The cube action (before the roll) and its cubeful equity come from "
+                     "gnubg's cube model applied to the rollout's rates, or to the evaluator's "
+                     "where there is no rollout, at each position's cube and score; the best "
+                     "play, for positions with dice rolled, is the evaluator's top play.")
 
     summary = Section("summary", "Summary")
     charts_row = []
@@ -364,6 +451,9 @@ def _position_section(entry: ReportEntry, anchor: str, number: int) -> Section:
         facts.append(race_table(row))
     if entry.has_rollout:
         facts.append(rollout_table(row, entry.situation))
+    decisions = decisions_table(row, entry.situation)
+    if decisions is not None:
+        facts.append(decisions)
     section.blocks.append(Group([board, *facts]))
     if entry.has_rollout:
         images = [Image(f"{base}-outcomes.svg", "Outcome probabilities with 95% intervals",

@@ -8,8 +8,9 @@ convergence chart).
 
 * ``read_entries(path)`` reads a collection (CSV with ``id,name,position,notes`` or a plain
   list) or a batch result (CSV, JSON lines or Parquet with a ``position_id`` column);
-* ``analyse(entries, settings, master_seed)`` adds the race metrics and a rollout where they
-  are missing, seeded as ``bgcli batch`` seeds them;
+* ``analyse(entries, settings, master_seed)`` adds the race metrics, a rollout and the
+  decision columns (cube action, cubeful equity, best play for the position's rolled dice)
+  where they are missing, seeded and computed as ``bgcli batch`` does;
 * ``rollout_games`` rolls a position out keeping the per-game equities, and
   ``replay_games`` recomputes them for a finished rollout row from its seed and settings:
   a game's result depends only on (seed, game number), so the replay gives the same games.
@@ -19,7 +20,6 @@ from __future__ import annotations
 
 import json
 import math
-import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
@@ -63,6 +63,12 @@ class ReportEntry:
     @property
     def has_rollout(self) -> bool:
         return _is_number(self.row.get("equity"))
+
+    @property
+    def has_decisions(self) -> bool:
+        """Whether the row has the decision columns (a batch row always has them, null where
+        they do not apply: a cube action after the roll, a best play without dice)."""
+        return "cube_source" in self.row and "best_play" in self.row
 
 
 def _text(value) -> str:
@@ -232,51 +238,16 @@ def race_row(situation) -> dict:
 Progress = Callable[[int, int], None]  # games done, games in all
 
 
-def rollout_games(position, settings, progress: Progress | None = None,
-                  chunk: int = 144):
-    """Roll ``position`` out like ``bgcli.rollout.rollout`` (same games, same numbers for the
-    same settings) but keep every game: returns ``(RolloutResult, per-game equities)``.
-    ``settings.stop_se`` is not supported here (all ``settings.trials`` games are played)."""
-    import numba
+def rollout_games(position, settings, progress: Progress | None = None):
+    """Roll ``position`` out with ``bgcli.rollout.rollout`` (same games, same numbers) and
+    keep every game: returns ``(RolloutResult, per-game equities)``. ``settings.stop_se`` is
+    not supported here (all ``settings.trials`` games are played)."""
+    from ..rollout import rollout
 
-    from ..kernels.evaluate import POLICY_NAMES
-    from ..kernels.playout import rollout_trials
-    from ..rollout import RolloutResult, first_rolls_table
-
-    problems = settings.problems()
-    if problems:
-        raise ValueError("; ".join(problems))
-    position.validated()
     settings = replace(settings.with_seed(), stop_se=None)
-    numba.set_num_threads(min(settings.threads or numba.config.NUMBA_NUM_THREADS,
-                              numba.config.NUMBA_NUM_THREADS))
-    start = np.ascontiguousarray(position.board, dtype=np.int8)
-    values = np.zeros((settings.trials, 5))
-    began = time.perf_counter()
-    done = 0
-    while done < settings.trials:
-        count = min(chunk, settings.trials - done)
-        rolls = first_rolls_table(settings.seed, done, count, settings.quasi_random,
-                                  settings.initial)
-        rollout_trials(start, done, count, settings.seed, rolls, settings.initial,
-                       POLICY_NAMES[settings.policy], np.zeros(1), settings.truncate,
-                       settings.variance_reduction, values[done:done + count])
-        done += count
-        if progress is not None:
-            progress(done, settings.trials)
-    equities = values @ EQUITY_WEIGHTS - 1.0
-    games = len(values)
-    if games > 1:
-        ses = values.std(axis=0, ddof=1) / math.sqrt(games)
-        equity_se = float(equities.std(ddof=1) / math.sqrt(games))
-    else:
-        ses, equity_se = np.full(5, np.nan), math.nan
-    result = RolloutResult(
-        position_id=position.position_id(), games=games, means=values.mean(axis=0),
-        standard_errors=ses, equity=float(equities.mean()), equity_se=equity_se,
-        settings=settings, elapsed_seconds=time.perf_counter() - began,
-    )
-    return result, equities
+    report = None if progress is None else (lambda done, total, *_: progress(done, total))
+    result = rollout(position, settings, report)
+    return result, result.values @ EQUITY_WEIGHTS - 1.0
 
 
 def settings_from_row(row: dict, **overrides):
@@ -293,6 +264,8 @@ def settings_from_row(row: dict, **overrides):
         "truncate": exact_int(row.get("truncate") or 0),
         "variance_reduction": flag(row.get("variance_reduction", True)),
         "quasi_random": flag(row.get("quasi_random", True)),
+        # rows from before bear-off truncation existed played every game out
+        "bearoff_truncation": flag(row.get("bearoff_truncation", False)),
         "initial": flag(row.get("initial", False)),
     }
     values.update(overrides)
@@ -314,13 +287,40 @@ def replay_games(entry: ReportEntry, threads: int | None = None,
     return equities
 
 
+def decision_row(entry: ReportEntry, policy: str) -> dict:
+    """The decision columns of ``bgcli batch`` for an entry (``bgcli.batch.DECISION_COLUMNS``
+    less the option it records): the cube action from the entry's rollout rates when it has
+    them, else from the evaluator (``policy``), null after the roll; the evaluator's best play
+    for the position's rolled dice, null without."""
+    from ..batch import best_play_values, cube_values, roll_for
+
+    situation = entry.situation
+    if entry.has_rollout:
+        rates = [float(entry.row[name]) for name in
+                 ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")]
+        policy = _text(entry.row.get("policy")) or policy
+        probabilities, source = rates, "rollout"
+    elif situation.match.dice_rolled:
+        probabilities = source = None
+    else:
+        from ..evaluation import position_probabilities
+
+        probabilities, source = position_probabilities(situation.position, policy), "evaluator"
+    row = cube_values(situation, probabilities, source)
+    row.update(best_play_values(situation.position, roll_for(situation), policy))
+    row["evaluator_policy"] = policy
+    return row
+
+
 def analyse(entries: list[ReportEntry], settings, master_seed: int, rollouts: bool = True,
             on_done: Callable[[int, ReportEntry], None] | None = None,
-            progress: Callable[[int, ReportEntry, int, int], None] | None = None
-            ) -> list[ReportEntry]:
+            progress: Callable[[int, ReportEntry, int, int], None] | None = None,
+            decisions: bool = True) -> list[ReportEntry]:
     """Fill in what each entry lacks: race metrics always, a rollout (kept per game) when
-    ``rollouts``; ``on_done`` hears of each entry rolled out here or failing here. Seeds are ``bgcli batch``'s: each position's is derived from
-    ``master_seed`` and its IDs, so the rows equal ``bgcli batch``'s for the same settings."""
+    ``rollouts``, then the decision columns when ``decisions`` (``decision_row``, the
+    evaluator being ``settings.policy``); ``on_done`` hears of each entry rolled out here or
+    failing here. Seeds are ``bgcli batch``'s: each position's is derived from ``master_seed``
+    and its IDs, so the rows equal ``bgcli batch``'s for the same settings."""
     from ..batch import position_seed
 
     for index, entry in enumerate(entries):
@@ -346,6 +346,8 @@ def analyse(entries: list[ReportEntry], settings, master_seed: int, rollouts: bo
                 row.update(values)
                 row.update(master_seed=master_seed, seed=seed)
                 entry.games = equities
+            if decisions and not entry.has_decisions:
+                row.update(decision_row(entry, settings.policy))
         except BgcliError as exc:
             row["error"] = str(exc)
             worked = True
