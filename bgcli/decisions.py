@@ -191,6 +191,8 @@ class CubeDecision:
     no_double_se: float | None = None
     double_take_se: float | None = None
     difference_se: float | None = None
+    # at a match score: the cubeless and the three cubeful match winning chances
+    match_winning_chances: dict | None = None
 
     def row(self) -> dict:
         row = {"cube_action": self.action, "no_double": self.no_double,
@@ -201,6 +203,8 @@ class CubeDecision:
             row[name] = float(value)
         row.update(cube_value=self.cube_value, cube_owner=self.cube_owner, score=self.score,
                    jacoby=self.jacoby)
+        if self.match_winning_chances is not None:
+            row.update(self.match_winning_chances)
         if self.no_double_se is not None:
             row.update(no_double_se=self.no_double_se, double_take_se=self.double_take_se,
                        double_take_minus_no_double_se=self.difference_se)
@@ -239,8 +243,14 @@ def cube_decision(situation: Situation, probabilities, jacoby: bool | None = Non
     away_me = state.match_length - state.score[me]
     away_them = state.match_length - state.score[them]
     score = f"{away_me}-away {away_them}-away" + (" (Crawford)" if state.crawford else "")
-    a = analyse_match_cube(probs, x, kazaross_xg2(), away_me, away_them, state.cube_value,
-                           owner, state.crawford)
+    met = kazaross_xg2()
+    a = analyse_match_cube(probs, x, met, away_me, away_them, state.cube_value, owner,
+                           state.crawford)
+    mwc = {"cubeless_mwc": met.mwc_from_probabilities(probs, away_me, away_them,
+                                                      state.cube_value, state.crawford),
+           "no_double_mwc": a.no_double_mwc,
+           "double_take_mwc": a.double_take_mwc if a.action else None,
+           "double_pass_mwc": a.double_pass_mwc if a.action else None}
     if a.action is None:
         action = "No double: the cube is dead or not available"
         optimal = a.no_double
@@ -250,7 +260,7 @@ def cube_decision(situation: Situation, probabilities, jacoby: bool | None = Non
         optimal = (min(dt, dp) if dt >= nd and dp >= nd else nd)
     return CubeDecision(action, a.no_double, a.double_take if a.action else None,
                         a.double_pass if a.action else None, optimal, take_point=None,
-                        score=score, jacoby=False, **common)
+                        score=score, jacoby=False, match_winning_chances=mwc, **common)
 
 
 def _money_no_double(probs, x, jacoby) -> float:

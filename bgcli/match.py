@@ -154,6 +154,16 @@ class MatchEquityTable:
             return self.post_crawford[me - 1]
         return self.pre_crawford[me - 1][them - 1]
 
+    def mwc_from_probabilities(self, probs, away_me: int, away_them: int, cube: int = 1,
+                               crawford: bool = False) -> float:
+        """Cubeless MWC of 'me' (on roll) from gnubg's five cumulative probabilities: each
+        result (single, gammon, backgammon, won or lost) weighted by the MWC after it."""
+        w, wg, wbg, lg, lbg = (float(p) for p in probs)
+        results = ((w - wg, cube, True), (wg - wbg, 2 * cube, True), (wbg, 3 * cube, True),
+                   (1.0 - w - lg, cube, False), (lg - lbg, 2 * cube, False), (lbg, 3 * cube, False))
+        return sum(p * self.mwc_after(away_me, away_them, points, won, crawford)
+                   for p, points, won in results)
+
     # ---- equity <-> MWC ---------------------------------------------------------------------
 
     def _win_lose(self, away_me: int, away_them: int, cube: int, crawford: bool) -> tuple[float, float]:

@@ -262,3 +262,47 @@ def test_cube_command_rollout_and_errors(capsys):
     assert row["games"] == 36 and row["seed"] == 2 and row["source"] == "rollout, 36 games"
     code, _, err = run(capsys, "cube", "4HPwATDgc/ABMA:cIkNAAAAAAAE")
     assert code == 2 and "before the roll" in err
+
+
+# ------------------------------------------------------------------------------ match play
+
+def test_cubeless_mwc_from_probabilities():
+    from bgcli.match import kazaross_xg2
+
+    met = kazaross_xg2()
+    assert met.mwc_from_probabilities([1, 0, 0, 0, 0], 3, 5, 2) == met.mwc_after(3, 5, 2, True)
+    assert met.mwc_from_probabilities([0, 0, 0, 1, 1], 3, 5) == met.mwc_after(3, 5, 3, False)
+    # without gammons the MWC is linear in the equity, as gnubg's eq2mwc
+    for w in (0.1, 0.45, 0.8):
+        assert met.mwc_from_probabilities([w, 0, 0, 0, 0], 4, 2) == pytest.approx(
+            met.equity_to_mwc(2 * w - 1, 4, 2))
+
+
+def test_cube_at_a_match_score_reports_match_winning_chances(capsys):
+    code, out, _ = run(capsys, "cube", "tG3bAAC03bYAAA:cAngAFAAGAAE", "-f", "json")
+    (row,) = json.loads(out)
+    assert code == 0 and row["score"] == "4-away 2-away"
+    from bgcli.match import kazaross_xg2
+
+    probs = [row[k] for k in ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")]
+    assert row["cubeless_mwc"] == pytest.approx(kazaross_xg2().mwc_from_probabilities(probs, 4, 2))
+    assert row["double_pass_mwc"] == pytest.approx(kazaross_xg2().mwc_after(4, 2, 1, True))
+
+
+def test_match_command(capsys):
+    from bgcli.match import kazaross_xg2
+
+    met = kazaross_xg2()
+    code, out, _ = run(capsys, "match", "3", "5", "--cube", "2", "--equity", "0.25", "--mwc", "0.6", "-f", "json")
+    (row,) = json.loads(out)
+    assert code == 0 and row["phase"] == "pre-Crawford"
+    assert row["mwc"] == met.mwc(3, 5) and row["mwc_win_cube"] == met.mwc_after(3, 5, 2, True)
+    assert row["mwc_of_equity"] == pytest.approx(met.equity_to_mwc(0.25, 3, 5, 2))
+    assert row["equity_of_mwc"] == pytest.approx(met.mwc_to_equity(0.6, 3, 5, 2))
+    assert row["gammon_value_me"] == pytest.approx(met.gammon_values(3, 5, 2).my_gammon)
+    code, out, _ = run(capsys, "match", "1", "4", "--crawford", "-f", "json")
+    assert json.loads(out)[0]["phase"] == "Crawford" and json.loads(out)[0]["mwc"] == met.mwc(1, 4, True)
+    code, out, _ = run(capsys, "match", "--table", "3", "-f", "csv")
+    assert out.splitlines()[0] == "away,1,2,3" and len(out.splitlines()) == 4
+    code, _, err = run(capsys, "match", "3")
+    assert code == 2 and "both away scores" in err

@@ -213,3 +213,52 @@ def cube(
     row = {"position_id": situation.position_id, "match_id": situation.match_id} \
         | decision.row() | extra
     emit(_cube_table(row) if fmt == OutputFormat.table else [row], fmt)
+
+
+@app.command("match")
+def match_table(
+    away_me: Optional[int] = typer.Argument(None, min=1, help="Points the player on roll still needs."),
+    away_them: Optional[int] = typer.Argument(None, min=1, help="Points the opponent still needs."),
+    crawford: bool = typer.Option(False, "--crawford", help="This game is the Crawford game (a side is 1-away, no doubling)."),
+    cube: int = typer.Option(1, "--cube", min=1, help="Cube value for gammon values and equity <-> MWC."),
+    equity: Optional[float] = typer.Option(None, "--equity", help="Also convert this normalised equity to MWC."),
+    mwc: Optional[float] = typer.Option(None, "--mwc", min=0.0, max=1.0, help="Also convert this MWC to normalised equity."),
+    table: Optional[int] = typer.Option(None, "--table", min=1, max=25, help="Print the pre-Crawford table up to this many away (rows: player on roll)."),
+    fmt: OutputFormat = FormatOption,
+) -> None:
+    """Match equity (Kazaross-XG2, gnubg's default table): match winning chances at a score, after winning or losing the cube, gammon values, and equity <-> MWC; or the whole table.
+
+    Example:  bgcli match 3 5 --cube 2 --equity 0.25
+    """
+    from ..match import kazaross_xg2
+
+    met = kazaross_xg2()
+    if table is not None:
+        rows = [{"away": me} | {f"{them}": round(met.mwc(me, them), 4) for them in range(1, table + 1)}
+                for me in range(1, table + 1)]
+        emit(rows, fmt)
+        return
+    if away_me is None or away_them is None:
+        raise typer.BadParameter("give both away scores, e.g. 3 5, or --table N")
+    if cube & (cube - 1):
+        raise typer.BadParameter(f"the cube is a power of two, not {cube}", param_hint="--cube")
+    post_crawford = not crawford and 1 in (away_me, away_them)
+    phase = "Crawford" if crawford else "post-Crawford" if post_crawford else "pre-Crawford"
+    values = met.gammon_values(away_me, away_them, cube)
+    row = {"away_me": away_me, "away_them": away_them, "phase": phase, "cube": cube,
+           "mwc": met.mwc(away_me, away_them, crawford),
+           "mwc_win_cube": met.mwc_after(away_me, away_them, cube, True, crawford),
+           "mwc_lose_cube": met.mwc_after(away_me, away_them, cube, False, crawford),
+           "gammon_value_me": values.my_gammon, "gammon_value_them": values.their_gammon,
+           "backgammon_value_me": values.my_backgammon,
+           "backgammon_value_them": values.their_backgammon}
+    if equity is not None:
+        row["equity"] = equity
+        row["mwc_of_equity"] = met.equity_to_mwc(equity, away_me, away_them, cube, crawford)
+    if mwc is not None:
+        row["mwc_given"] = mwc
+        row["equity_of_mwc"] = met.mwc_to_equity(mwc, away_me, away_them, cube, crawford)
+    if fmt == OutputFormat.table:
+        emit([{"": k, "value": f"{v:.4f}" if isinstance(v, float) else v} for k, v in row.items()], fmt)
+    else:
+        emit([row], fmt)
