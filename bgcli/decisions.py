@@ -74,9 +74,6 @@ class BestPlays:
     partial: bool = False
 
 
-Progress = Callable[[int, int, "RankedPlay"], Callable | None]
-
-
 def _evaluated(rank: int, ranked: RankedPlay) -> Candidate:
     return Candidate(rank=rank, play=ranked.play.notation,
                      result_id=ranked.play.result.swapped().position_id(),

@@ -57,6 +57,17 @@ def parse_dice_option(text: Optional[str]):
         raise typer.BadParameter(str(exc)) from None
 
 
+def dice_for(situation, text: Optional[str]) -> tuple[int, int]:
+    """The roll: the DICE argument if given, else the dice the Match ID or XGID holds."""
+    rolled = parse_dice_option(text)
+    if rolled is not None:
+        return tuple(rolled)
+    if not situation.match.dice_rolled:
+        raise typer.BadParameter("give the dice, e.g. 31: this position has none rolled",
+                                 param_hint="DICE")
+    return situation.match.dice
+
+
 def situations(positions, input_file):
     """Yield (raw position, situation or None, error or None) for every position given."""
     from ..errors import ParseError

@@ -8,7 +8,7 @@ from typing import Optional
 
 import typer
 
-from .common import FormatOption, app, parse_dice_option
+from .common import FormatOption, app, dice_for
 from .output import OutputFormat, emit
 from .rollout import (BearoffTruncationOption, PolicyOption, QuasiRandomOption, SeedOption,
                       ThreadsOption, TrialsOption, TruncateOption, VarianceReductionOption,
@@ -83,12 +83,7 @@ def best(
     from ..notation.detect import parse_situation
 
     situation = parse_situation(position)
-    rolled = parse_dice_option(dice)
-    if rolled is None:
-        if not situation.match.dice_rolled:
-            raise typer.BadParameter("give the dice, e.g. 31: this position has none rolled",
-                                     param_hint="DICE")
-        rolled = situation.match.dice
+    rolled = dice_for(situation, dice)
     settings = None if evaluate_only else _settings(trials, seed, threads, truncate,
                                                      variance_reduction, quasi_random,
                                                      bearoff_truncation, policy)

@@ -8,7 +8,7 @@ from typing import List, Optional
 
 import typer
 
-from .common import FormatOption, InputOption, app, parse_dice_option, report, situations
+from .common import FormatOption, InputOption, app, dice_for, parse_dice_option, report, situations
 from .output import OutputFormat, emit
 
 
@@ -119,13 +119,8 @@ def moves(
     from ..moves import legal_plays
     from ..notation.detect import Situation, parse_situation
 
-    rolled = parse_dice_option(dice)
     situation = parse_situation(position)
-    if rolled is None:
-        if not situation.match.dice_rolled:
-            raise typer.BadParameter("give the dice, e.g. 31: this position has none rolled",
-                                     param_hint="DICE")
-        rolled = situation.match.dice
+    rolled = dice_for(situation, dice)
     after_match = replace(situation.match, dice=(0, 0), double_offered=False,
                           player_on_roll=1 - situation.match.player_on_roll,
                           turn=1 - situation.match.player_on_roll)

@@ -114,17 +114,11 @@ def play_trial(board, state, first_rolls, initial, policy, params, truncate, red
     cube = 1.0
     owner = cube_owner  # from the root player's side
     points = 0.0
+    finished = False  # the game ended on the board (not cut short, not passed)
+    passed = False
     while True:
         if bearoff_stop and twosided_win(board, 1, params) >= 0.0:
-            evaluate(board, 1, policy, params, probs)
-            if root_on_roll:
-                for k in range(5):
-                    out[k] = probs[k]
-            else:
-                _swap_sides(probs, out)
-            if cubeful:
-                points = _cut_short_points(board, probs, cube, owner, jacoby, root_on_roll)
-            break
+            break  # scored below with the table's exact chances
         if cubeful and ply > 0:  # the first decision is the caller's: the game starts rolling
             mover_owner = _mover_owner(owner, root_on_roll)
             if mover_owner != THEIRS:
@@ -139,6 +133,7 @@ def play_trial(board, state, first_rolls, initial, policy, params, truncate, red
                         out[k] = 0.0
                     out[0] = 1.0 if root_on_roll else 0.0
                     points = cube if root_on_roll else -cube
+                    passed = True
                     break
         # --- the roll
         if ply < 2 and first_rolls[ply] >= 0:
@@ -178,18 +173,19 @@ def play_trial(board, state, first_rolls, initial, policy, params, truncate, red
         ply += 1
         root_on_roll = not root_on_roll
         if mover_done or (truncate > 0 and ply >= truncate):
-            evaluate(board, 1, policy, params, probs)  # exact when the game is over
-            if root_on_roll:
-                for k in range(5):
-                    out[k] = probs[k]
-            else:
-                _swap_sides(probs, out)
-            if cubeful:
-                if mover_done:
-                    points = cube * _game_points(out, jacoby and owner == 0)
-                else:
-                    points = _cut_short_points(board, probs, cube, owner, jacoby, root_on_roll)
+            finished = mover_done
             break
+    if not passed:
+        evaluate(board, 1, policy, params, probs)  # exact when the game is over or in the table
+        if root_on_roll:
+            for k in range(5):
+                out[k] = probs[k]
+        else:
+            _swap_sides(probs, out)
+        if cubeful and finished:
+            points = cube * _game_points(out, jacoby and owner == 0)
+        elif cubeful:
+            points = _cut_short_points(board, probs, cube, owner, jacoby, root_on_roll)
     if reduce_variance:
         for k in range(5):
             out[k] -= luck[k]
