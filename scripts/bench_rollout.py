@@ -15,7 +15,7 @@ For each position, with variance reduction off and then on:
   only to a terminal, so it runs under a pseudo-terminal; the clock runs from the
   ``rollout`` command to the final results (start-up and net loading are excluded), and
   those results (W W(g) W(bg) - L L(g) L(bg) CL equity, with standard errors) are parsed.
-* bgcli's ``rollout()`` plays the same number of trials, heuristic policy, quasi-random
+* bgcli's ``rollout()`` plays the same number of trials, ``--policy`` (default the net), quasi-random
   dice, same variance-reduction setting, on 1 thread and on all threads, after a warm-up
   rollout so that numba compilation and cache loading are excluded; the median of
   ``--repeat`` runs is timed.
@@ -27,7 +27,7 @@ Then, per position: bgcli's speed over gnubg's per core, and for each tool what 
 reduction costs per game and how much it cuts the standard error (the variance factor is
 the square of the SD ratio; the net gain is that factor over the cost).
 
-The two engines play different policies (gnubg's neural net, bgcli's heuristic), so their
+The two engines play different policies (gnubg's neural net, bgcli's own), so their
 equities differ; the comparison is of speed and of statistical efficiency, not of accuracy.
 Standard errors of short quasi-random rollouts are rough: at 144 trials they rest on few
 games, and bgcli's quasi-random tables repeat the second roll for 36 trials in a row, which
@@ -40,15 +40,13 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
-import pty
 import re
-import select
 import statistics
 import sys
 import time
 
 import numba
+from gnubg_session import GnubgSession
 
 from bgcli.position import Position
 from bgcli.rollout import RolloutSettings, rollout
@@ -65,58 +63,6 @@ _RESULT = re.compile(
     rf"\s*\[({_NUMBER})\s+({_NUMBER})\s+({_NUMBER})\s+-\s+({_NUMBER})\s+({_NUMBER})\s+"
     rf"({_NUMBER})\s+CL\s+({_NUMBER})\][^\n]*\n[^\n]*\n\s*(\d+) games,",
     re.S)
-
-
-class GnubgSession:
-    """A gnubg text-mode process on a pseudo-terminal, driven command by command."""
-
-    def __init__(self, path: str):
-        env = dict(os.environ, LC_ALL="C", LANG="C")
-        self.pid, self.fd = pty.fork()
-        if self.pid == 0:  # child
-            os.execve(path, [path, "-t", "-q", "-r"], env)
-        self.buffer = ""
-
-    def send(self, text: str) -> None:
-        os.write(self.fd, text.encode())
-
-    def read_until(self, pattern: str, timeout: float) -> str:
-        """Read until ``pattern`` (a regex) matches the text read since the last call."""
-        deadline = time.monotonic() + timeout
-        while True:
-            match = re.search(pattern, self.buffer, re.S)
-            if match:
-                text, self.buffer = self.buffer[:match.end()], self.buffer[match.end():]
-                return text
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError(f"gnubg: no {pattern!r} within {timeout:.0f} s; last output:\n"
-                                   f"{self.buffer[-2000:]}")
-            ready, _, _ = select.select([self.fd], [], [], min(left, 1.0))
-            if ready:
-                try:
-                    data = os.read(self.fd, 65536)
-                except OSError:  # the child closed the terminal
-                    data = b""
-                if not data:
-                    raise RuntimeError(f"gnubg exited; last output:\n{self.buffer[-2000:]}")
-                self.buffer += data.decode(errors="replace").replace("\r", "")
-
-    def close(self) -> None:
-        try:
-            self.send("quit\ny\n")
-            time.sleep(0.2)
-        except OSError:
-            pass
-        try:
-            os.kill(self.pid, 15)
-        except ProcessLookupError:
-            pass
-        try:
-            os.waitpid(self.pid, 0)
-        except ChildProcessError:
-            pass
-        os.close(self.fd)
 
 
 def gnubg_rollout(path: str, position_id: str, trials: int, seed: int, vr: bool) -> dict:
@@ -164,9 +110,11 @@ def gnubg_rollout(path: str, position_id: str, trials: int, seed: int, vr: bool)
 
 
 def bgcli_rollout(position: Position, trials: int, seed: int, vr: bool, threads: int,
-                  repeat: int) -> dict:
-    settings = RolloutSettings(trials=trials, seed=seed, policy="heuristic", truncate=0,
-                               variance_reduction=vr, quasi_random=True, threads=threads)
+                  repeat: int, policy: str) -> dict:
+    # every game played to the end, as gnubg is told to (no bear-off truncation)
+    settings = RolloutSettings(trials=trials, seed=seed, policy=policy, truncate=0,
+                               variance_reduction=vr, quasi_random=True,
+                               bearoff_truncation=False, threads=threads)
     times, result = [], None
     for _ in range(repeat):
         began = time.perf_counter()
@@ -194,6 +142,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3, help="bgcli runs to take the median of")
     parser.add_argument("--gnubg", default=GNUBG)
+    parser.add_argument("--policy", default="net", help="bgcli's playing policy (default: net)")
     parser.add_argument("--json", metavar="FILE", help="also write every row as JSON here")
     args = parser.parse_args(argv)
 
@@ -201,7 +150,7 @@ def main(argv: list[str] | None = None) -> None:
     # warm-up: compile (or load from the cache) every kernel both settings use
     for vr in (False, True):
         rollout(Position.start(), RolloutSettings(trials=40, seed=0, variance_reduction=vr,
-                                                  threads=all_threads))
+                                                  policy=args.policy, threads=all_threads))
 
     rows = []
     for position_id in args.positions:
@@ -210,7 +159,8 @@ def main(argv: list[str] | None = None) -> None:
             trials = args.trials_vr if vr else args.trials_plain
             found = [gnubg_rollout(args.gnubg, position_id, trials, args.seed, vr)]
             for threads in sorted({1, all_threads}):
-                found.append(bgcli_rollout(position, trials, args.seed, vr, threads, args.repeat))
+                found.append(bgcli_rollout(position, trials, args.seed, vr, threads, args.repeat,
+                                           args.policy))
             for row in found:
                 rows.append(_derive(dict(position=position_id, variance_reduction=vr, **row)))
                 print(f"  done: {position_id} vr={'on' if vr else 'off'} {row['engine']} "
