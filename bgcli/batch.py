@@ -115,8 +115,8 @@ DECISION_COLUMNS = [*CUBE_COLUMNS, *PLAY_COLUMNS, ("evaluator_policy", "str"),
 TAIL_COLUMNS = [("bgcli_version", "str"), ("elapsed_seconds", "float")]
 # what must match for --resume to append to a file: everything that changes the numbers
 _SETTING_COLUMNS = ("trials", "policy", "truncate", "variance_reduction", "quasi_random",
-                    "bearoff_truncation", "initial", "stop_se", "min_games", "master_seed", "evaluator_policy",
-                    "dice_option", "bgcli_version")
+                    "bearoff_truncation", "initial", "stop_se", "min_games", "master_seed",
+                    "evaluator_policy", "dice_option", "bgcli_version")
 NO_PLAY = "cannot move"  # best_play when no checker can move with the dice
 
 

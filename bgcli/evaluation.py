@@ -45,10 +45,9 @@ def _params(policy: str, bearoff: bool) -> np.ndarray:
     from .bearoff import load_twosided
     from .kernels.evaluate import TWOSIDED_CHECKERS
 
-    params = np.concatenate([weights, np.asarray(load_twosided(TWOSIDED_CHECKERS),
-                                                 dtype=np.float64).ravel()])
-    params.setflags(write=False)
-    return params
+    # one array, writable like the weights alone, so that the kernels compile once for both
+    return np.concatenate([weights, np.asarray(load_twosided(TWOSIDED_CHECKERS),
+                                               dtype=np.float64).ravel()])
 
 
 def cubeless_equity(probs) -> float:

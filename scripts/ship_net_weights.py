@@ -1,10 +1,12 @@
 """Copy a training checkpoint into the package: bgcli/data/net_weights.npz + .json.
 
     python scripts/ship_net_weights.py CHECKPOINT.npz [--check-deals 5000]
+        [--vs-gnubg scripts/strength/vs_gnubg.json]
 
 With ``--check-deals`` the record gets a ``final_check``: the net against the heuristic and
 against random play over that many deals (each played twice, sides swapped, same dice) on
-deals the periodic checks did not use.
+deals the periodic checks did not use. ``--vs-gnubg`` attaches the result of
+``scripts/strength/vs_gnubg.py`` (points per game against gnubg 0-ply) to the record.
 """
 
 from __future__ import annotations
@@ -22,8 +24,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("checkpoint")
     parser.add_argument("--check-deals", type=int, default=0)
+    parser.add_argument("--vs-gnubg", help="a vs_gnubg.py result (JSON) to keep in the record")
     args = parser.parse_args()
     params, record = read_weights(args.checkpoint)
+    if args.vs_gnubg:
+        with open(args.vs_gnubg) as handle:
+            record["vs_gnubg"] = json.load(handle)
     if args.check_deals:
         record["final_check"] = {
             "seed": FINAL_CHECK_SEED,

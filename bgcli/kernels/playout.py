@@ -98,8 +98,9 @@ def play_trial(board, state, first_rolls, initial, policy, params, truncate, red
     With ``cubeful`` (money play) the player on roll may double before each roll when the
     cube is centred or theirs: the evaluator's probabilities go through Janowski's model
     (``bgcli.kernels.cube``); a pass ends the game. The root player does not double before
-    the first roll: that decision is what cube analysis rolls out (No double vs Double/take). ``cube_owner`` is the cube's owner at the
-    start from the root player's side (0 centred, 1 root, 2 opponent). Returns the root
+    the first roll: that decision is what cube analysis rolls out (No double against
+    Double/take). ``cube_owner`` is the cube's owner at the start from the root player's
+    side (0 centred, 1 root, 2 opponent). Returns the root
     player's cubeful points in units of the starting cube (0.0 when not ``cubeful``); a game
     cut short (truncation, bear-off table) is scored with the cubeful equity there."""
     luck = scratch[0]  # root player's side, accumulated
