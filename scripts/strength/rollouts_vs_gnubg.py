@@ -42,8 +42,13 @@ def main() -> None:
     parser.add_argument("--policy", default="net")
     parser.add_argument("--variance-reduction", action="store_true")
     parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--weights", help="play with these net weights (.npz) instead of the shipped ones")
     parser.add_argument("-o", "--output")
     args = parser.parse_args()
+    if args.weights:
+        import bgcli.net
+
+        bgcli.net.DEFAULT_WEIGHTS = Path(args.weights)
 
     references = [json.loads(line) for line in FIXTURE.read_text().splitlines() if line.strip()]
     settings = RolloutSettings(trials=args.trials, seed=args.seed, policy=args.policy,
