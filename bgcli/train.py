@@ -69,6 +69,8 @@ class TrainState:
     seed: int = 1
     alpha: float = 0.1
     lam: float = 0.7
+    # learning-rate changes made on resuming: [{"from_games": g, "alpha": a}, ...]
+    alpha_changes: list[dict] = field(default_factory=list)
 
 
 def strength(params: np.ndarray, opponent: str, deals: int, seed: int = CHECK_SEED) -> dict:
@@ -93,8 +95,11 @@ def _stderr(line: str) -> None:
 
 
 def train(settings: TrainSettings, resume: str | Path | None = None,
-          command: str = "", progress: Progress | None = _stderr) -> TrainState:
-    """Train until ``settings.games`` games in all (or ``settings.minutes`` pass)."""
+          command: str = "", progress: Progress | None = _stderr,
+          resume_alpha: float | None = None) -> TrainState:
+    """Train until ``settings.games`` games in all (or ``settings.minutes`` pass). A resumed
+    run keeps the checkpoint's seed, alpha and lambda, except that ``resume_alpha`` sets a
+    new learning rate from here on (recorded in ``alpha_changes``)."""
     from .kernels.net import init_params
 
     problems = settings.problems()
@@ -105,7 +110,11 @@ def train(settings: TrainSettings, resume: str | Path | None = None,
         state = TrainState(params=params.copy(), games=record["games"],
                            wall_s=record.get("wall_s", 0.0), plies=record.get("plies", 0.0),
                            checks=record.get("checks", []), seed=record["seed"],
-                           alpha=record["alpha"], lam=record["lambda"])
+                           alpha=record["alpha"], lam=record["lambda"],
+                           alpha_changes=record.get("alpha_changes", []))
+        if resume_alpha is not None and resume_alpha != state.alpha:
+            state.alpha = resume_alpha
+            state.alpha_changes.append({"from_games": state.games, "alpha": resume_alpha})
     else:
         state = TrainState(params=init_params(settings.seed), seed=settings.seed,
                            alpha=settings.alpha, lam=settings.lam)
@@ -179,4 +188,5 @@ def make_record(state: TrainState, command: str) -> dict:
             "net": f"contact and race nets, {N_INPUTS}-{N_HIDDEN}-5 each",
             "command": command, "bgcli_version": __version__, "games": state.games,
             "seed": state.seed, "alpha": state.alpha, "lambda": state.lam,
-            "wall_s": round(state.wall_s, 1), "plies": state.plies, "checks": state.checks}
+            "wall_s": round(state.wall_s, 1), "plies": state.plies, "checks": state.checks,
+            "alpha_changes": state.alpha_changes}

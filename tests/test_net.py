@@ -168,7 +168,11 @@ def test_training_is_reproducible_and_resumable(tmp_path):
     train(half, progress=None)
     resumed = train(settings, resume=path, progress=None)
     np.testing.assert_array_equal(resumed.params, first.params)
-    assert resumed.games == 200
+    assert resumed.games == 200 and resumed.alpha_changes == []
+    # a new learning rate on resuming changes the weights from there on, and is recorded
+    annealed = train(settings, resume=path, progress=None, resume_alpha=0.02)
+    assert not np.array_equal(annealed.params, first.params)
+    assert annealed.alpha == 0.02 and annealed.alpha_changes == [{"from_games": 100, "alpha": 0.02}]
 
 
 def test_weights_round_trip(tmp_path):
@@ -238,7 +242,13 @@ def test_train_command(capsys, tmp_path):
     code, out, err = run(capsys, "train", "--games", "60", "--resume", str(path), "-o",
                          str(path), "--check-every", "1000")
     assert code == 0, err
-    assert json.loads(out)["games"] == 60
+    resumed = json.loads(out)
+    assert resumed["games"] == 60 and resumed["alpha"] == 0.1 and "--alpha" not in resumed["command"]
+    code, out, err = run(capsys, "train", "--games", "70", "--resume", str(path), "--alpha", "0.05",
+                         "-o", str(path), "--check-every", "1000")
+    assert code == 0, err
+    record = json.loads(out)
+    assert record["alpha"] == 0.05 and record["alpha_changes"] == [{"from_games": 60, "alpha": 0.05}]
     code, _, err = run(capsys, "train", "--alpha", "0")
     assert code == 2 and "alpha" in err
 

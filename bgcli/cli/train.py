@@ -17,13 +17,13 @@ def train(
     games: int = typer.Option(10_000, "--games", "-n", help="Train until this many games in all (a resumed run counts its earlier games)."),
     minutes: Optional[float] = typer.Option(None, "--minutes", help="Stop after this many minutes even if --games is not reached."),
     seed: int = typer.Option(1, "--seed", help="Seed of the initial weights and of every game's dice."),
-    alpha: float = typer.Option(0.1, "--alpha", help="Learning rate."),
+    alpha: Optional[float] = typer.Option(None, "--alpha", help="Learning rate (default 0.1; with --resume: the checkpoint's, unless given)."),
     lam: float = typer.Option(0.7, "--lambda", help="Trace decay lambda of TD(lambda)."),
     checkpoint: Path = typer.Option(Path("net_checkpoint.npz"), "--checkpoint", "-o", help="Weights file written every --checkpoint-every games and at the end (.npz with a JSON record)."),
     checkpoint_every: int = typer.Option(5_000, "--checkpoint-every", help="Games between checkpoints."),
     check_every: int = typer.Option(10_000, "--check-every", help="Games between strength checks (net vs heuristic and vs random)."),
     check_deals: int = typer.Option(500, "--check-deals", help="Deals per strength check, each played twice with sides swapped."),
-    resume: Optional[Path] = typer.Option(None, "--resume", help="Continue from this checkpoint (its seed, alpha and lambda are kept)."),
+    resume: Optional[Path] = typer.Option(None, "--resume", help="Continue from this checkpoint (its seed and lambda are kept, and its alpha unless --alpha is given)."),
     record_json: Optional[Path] = typer.Option(None, "--record", help="Also write the training record as JSON to this file."),
 ) -> None:
     """Train the neural evaluator by TD(lambda) self-play; progress on stderr, the record
@@ -31,7 +31,8 @@ def train(
     from ..train import TrainSettings, make_record
     from ..train import train as run_training
 
-    settings = TrainSettings(games=games, seed=seed, alpha=alpha, lam=lam, minutes=minutes,
+    settings = TrainSettings(games=games, seed=seed, alpha=0.1 if alpha is None else alpha,
+                             lam=lam, minutes=minutes,
                              checkpoint=str(checkpoint), checkpoint_every=checkpoint_every,
                              check_every=check_every, check_deals=check_deals)
     problems = settings.problems()
@@ -39,11 +40,13 @@ def train(
         raise typer.BadParameter("; ".join(problems))
     if resume is not None and not resume.exists():
         raise typer.BadParameter(f"no such checkpoint: {str(resume)!r}")
-    command = shlex.join(["bgcli", "train", "--games", str(games), "--seed", str(seed),
-                          "--alpha", str(alpha), "--lambda", str(lam)]
+    given_alpha = ["--alpha", str(settings.alpha)] if alpha is not None or resume is None else []
+    command = shlex.join(["bgcli", "train", "--games", str(games), "--seed", str(seed)]
+                         + given_alpha + ["--lambda", str(lam)]
                          + (["--minutes", str(minutes)] if minutes is not None else [])
                          + (["--resume", str(resume)] if resume is not None else []))
-    state = run_training(settings, resume=resume, command=command)
+    state = run_training(settings, resume=resume, command=command,
+                         resume_alpha=alpha if resume is not None else None)
     record = make_record(state, command)
     text = json.dumps(record, indent=2, sort_keys=True)
     if record_json is not None:
