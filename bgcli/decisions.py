@@ -286,6 +286,8 @@ def cubeful_cube_decision(situation: Situation, settings: RolloutSettings,
     no_double = rollout(situation.position, settings,
                         progress_for("No double") if progress_for else None,
                         cube_owner=_owner_text(owner), jacoby=jacoby)
+    if no_double.partial:  # Ctrl-C: half a decision is no decision
+        raise KeyboardInterrupt
     games = no_double.games
     nd, nd_se = no_double.cubeful_equity, no_double.cubeful_equity_se
     x = cube_efficiency_for(situation.position)
@@ -298,6 +300,8 @@ def cubeful_cube_decision(situation: Situation, settings: RolloutSettings,
     double = rollout(situation.position, settings,
                      progress_for("Double, take") if progress_for else None,
                      cube_owner="opponent", jacoby=jacoby)
+    if double.partial:
+        raise KeyboardInterrupt
     games = min(games, double.games)
     doubled = 2.0 * double.cube_points[:games]
     dt = float(doubled.mean())

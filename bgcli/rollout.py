@@ -15,8 +15,11 @@ returns the games finished so far, marked partial.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import secrets
+import signal
+import threading
 import time
 from dataclasses import asdict, dataclass, field, replace
 from typing import Callable
@@ -184,6 +187,29 @@ Progress = Callable[[int, int, float, float, float], None]  # done, total, games
 CUBE_OWNERS = {"centred": 0, "on roll": 1, "opponent": 2}
 
 
+@contextlib.contextmanager
+def _ctrl_c_stops():
+    """Ctrl-C asks the rollout to stop once the batch in flight is done, rather than raising
+    KeyboardInterrupt wherever the main thread happens to be (inside numba's thread pool's
+    bookkeeping that can leave the process hanging at exit). A second Ctrl-C interrupts at
+    once. Outside the main thread (Dask workers) signals cannot be caught: nothing changes."""
+    requested = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield requested
+        return
+
+    def handler(signum, frame):
+        if requested.is_set():
+            signal.default_int_handler(signum, frame)
+        requested.set()
+
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        yield requested
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def rollout(position: Position, settings: RolloutSettings = RolloutSettings(),
             progress: Progress | None = None, *, cube_owner: str = "centred",
             jacoby: bool = False) -> RolloutResult:
@@ -214,30 +240,35 @@ def rollout(position: Position, settings: RolloutSettings = RolloutSettings(),
     partial = False
     trace: list[float] = []
     try:
-        while done < settings.trials:
-            count = min(batch, settings.trials - done)
-            rolls = first_rolls_table(settings.seed, done, count, settings.quasi_random,
-                                      settings.initial)
-            t0 = time.perf_counter()
-            rollout_trials(start, done, count, settings.seed, rolls, settings.initial, policy,
-                           params, settings.truncate, settings.variance_reduction,
-                           settings.bearoff_truncation, settings.cubeful, owner, jacoby,
-                           values[done:done + count], cube_points[done:done + count])
-            elapsed = time.perf_counter() - t0
-            done += count
-            _, _, eq, eq_se = _summarise(values[:done])
-            trace.append(eq)
-            if progress is not None:
-                progress(done, settings.trials, done / (time.perf_counter() - began), eq, eq_se)
-            if settings.stop_se is not None:
-                stop_at = _first_checkpoint_below(values, done - count, done, settings)
-                if stop_at is not None:
-                    done = stop_at
-                    break
-            # size the next batch for about _BATCH_SECONDS of work
-            rate = count / max(elapsed, 1e-6)
-            batch = int(min(max(32, rate * _BATCH_SECONDS), 1 << 16))
-    except KeyboardInterrupt:
+        with _ctrl_c_stops() as stop_requested:
+            while done < settings.trials and not stop_requested.is_set():
+                count = min(batch, settings.trials - done)
+                rolls = first_rolls_table(settings.seed, done, count, settings.quasi_random,
+                                          settings.initial)
+                t0 = time.perf_counter()
+                rollout_trials(start, done, count, settings.seed, rolls, settings.initial, policy,
+                               params, settings.truncate, settings.variance_reduction,
+                               settings.bearoff_truncation, settings.cubeful, owner, jacoby,
+                               values[done:done + count], cube_points[done:done + count])
+                elapsed = time.perf_counter() - t0
+                done += count
+                _, _, eq, eq_se = _summarise(values[:done])
+                trace.append(eq)
+                if progress is not None:
+                    progress(done, settings.trials, done / (time.perf_counter() - began), eq, eq_se)
+                if settings.stop_se is not None:
+                    stop_at = _first_checkpoint_below(values, done - count, done, settings)
+                    if stop_at is not None:
+                        done = stop_at
+                        break
+                # size the next batch for about _BATCH_SECONDS of work
+                rate = count / max(elapsed, 1e-6)
+                batch = int(min(max(32, rate * _BATCH_SECONDS), 1 << 16))
+        if stop_requested.is_set() and done < settings.trials:
+            if done == 0:
+                raise KeyboardInterrupt
+            partial = True
+    except KeyboardInterrupt:  # a second Ctrl-C, or one outside the main thread's handler
         partial = True
         if done == 0:
             raise
