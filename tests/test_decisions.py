@@ -227,6 +227,14 @@ def test_best_command_dice_from_the_match_id(capsys):
     assert len(lines) == 1 + 73 and ",33,73," in lines[1]
 
 
+def test_best_command_evaluate_only_uses_the_policy_asked_for(capsys):
+    code, out, _ = run(capsys, "best", "4HPwATDgc/ABMA", "21", "--evaluate-only", "--policy",
+                       "heuristic", "-f", "json")
+    rows = json.loads(out)
+    assert code == 0 and {r["policy"] for r in rows} == {"heuristic"}
+    assert rows[0]["play"] == rank_plays(START, (2, 1), "heuristic")[0].play.notation
+
+
 def test_best_command_errors(capsys):
     code, _, err = run(capsys, "best", "4HPwATDgc/ABMA")
     assert code == 2 and "give the dice" in err

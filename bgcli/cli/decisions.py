@@ -1,4 +1,5 @@
-"""The decision commands: best (which play for a roll) and cube (which cube action)."""
+"""The decision commands: best (which play for a roll), cube (which cube action) and match
+(match equities)."""
 
 from __future__ import annotations
 
@@ -36,11 +37,11 @@ def _settings(trials, seed, threads, truncate, variance_reduction, quasi_random,
     return settings.with_seed()
 
 
-def _settings_columns(settings) -> dict:
+def _settings_columns(settings, policy: str = "net") -> dict:
     from .. import __version__
 
     if settings is None:
-        return {"policy": "net", "trials": 0, "bgcli_version": __version__}
+        return {"policy": policy, "trials": 0, "bgcli_version": __version__}
     return {"trials": settings.trials, "seed": settings.seed, "policy": settings.policy,
             "truncate": settings.truncate, "variance_reduction": settings.variance_reduction,
             "quasi_random": settings.quasi_random,
@@ -96,12 +97,13 @@ def best(
         return lambda done, total, rate, equity, se: bar(done, total, rate, -equity, se)
 
     try:
-        result = best_plays(situation.position, tuple(rolled), candidates, settings, progress_for)
+        result = best_plays(situation.position, tuple(rolled), candidates, settings, progress_for,
+                            policy=policy)
     finally:
         for bar in bars:
             bar.close()
     common = {"position_id": result.position_id, "dice": f"{rolled[0]}{rolled[1]}",
-              "legal_plays": result.legal_plays} | _settings_columns(result.settings)
+              "legal_plays": result.legal_plays} | _settings_columns(result.settings, policy)
     rows = [common | c.row() for c in result.candidates]
     if not rows:
         typer.echo(f"bgcli: no legal play for {rolled[0]}{rolled[1]}", err=True)
@@ -203,7 +205,7 @@ def cube(
         extra |= _settings_columns(settings)
     else:
         probabilities = position_probabilities(situation.position, policy)
-        extra = {"source": f"evaluator ({policy})"} | _settings_columns(None) | {"policy": policy}
+        extra = {"source": f"evaluator ({policy})"} | _settings_columns(None, policy)
     decision = cube_decision(situation, probabilities, jacoby, efficiency)
     row = {"position_id": situation.position_id, "match_id": situation.match_id} \
         | decision.row() | extra
