@@ -30,10 +30,9 @@ EQUITY_WEIGHTS = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
 
 
 def _mover_side(probabilities: np.ndarray) -> np.ndarray:
-    """Probabilities of the side that just moved, from those of the side now on roll."""
+    """Per-game rates (games x 5) of the side that just moved, from the side now on roll."""
     p = np.asarray(probabilities, dtype=float)
-    return np.array([1.0 - p[..., 0], p[..., 3], p[..., 4], p[..., 1], p[..., 2]]).T \
-        if p.ndim == 2 else np.array([1.0 - p[0], p[3], p[4], p[1], p[2]])
+    return np.column_stack([1.0 - p[:, 0], p[:, 3], p[:, 4], p[:, 1], p[:, 2]])
 
 
 @dataclass

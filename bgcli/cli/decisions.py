@@ -165,51 +165,51 @@ def cube(
     if situation.match.dice_rolled:
         raise typer.BadParameter("the dice are already rolled: a cube decision comes before "
                                  "the roll", param_hint="POSITION")
-    extra: dict = {}
-    if cubeful:
-        from ..decisions import cubeful_cube_decision
-
+    settings = None
+    if rollout or cubeful:
         settings = _settings(trials, seed, threads, truncate, variance_reduction, quasi_random,
                              bearoff_truncation, policy)
-        bars: list[_RolloutProgress] = []
-
-        def progress_for(label: str):
-            bars.append(_RolloutProgress(f"{label}", settings.trials))
-            return bars[-1]
-
-        try:
-            decision = cubeful_cube_decision(situation, settings, jacoby, progress_for)
-        finally:
-            for bar in bars:
-                bar.close()
+    if cubeful:
+        decision = _cubeful_decision(situation, settings, jacoby)
         extra = {"source": f"cubeful rollouts, {settings.trials} games each"}
         extra |= _settings_columns(settings) | {"cubeful": True}
-        row = {"position_id": situation.position_id, "match_id": situation.match_id} \
-            | decision.row() | extra
-        emit(_cube_table(row) if fmt == OutputFormat.table else [row], fmt)
-        return
-    if rollout:
+    elif rollout:
         from ..rollout import rollout as run_rollout
 
-        settings = _settings(trials, seed, threads, truncate, variance_reduction, quasi_random,
-                             bearoff_truncation, policy)
         bar = _RolloutProgress(position, settings.trials)
         try:
             result = run_rollout(situation.position, settings, bar)
         finally:
             bar.close()
-        probabilities = result.means
+        decision = cube_decision(situation, result.means, jacoby, efficiency)
         extra = {"source": f"rollout, {result.games} games"
                  + (" (partial)" if result.partial else ""),
                  "cubeless_equity_se": result.equity_se, "games": result.games}
         extra |= _settings_columns(settings)
     else:
         probabilities = position_probabilities(situation.position, policy)
+        decision = cube_decision(situation, probabilities, jacoby, efficiency)
         extra = {"source": f"evaluator ({policy})"} | _settings_columns(None, policy)
-    decision = cube_decision(situation, probabilities, jacoby, efficiency)
     row = {"position_id": situation.position_id, "match_id": situation.match_id} \
         | decision.row() | extra
     emit(_cube_table(row) if fmt == OutputFormat.table else [row], fmt)
+
+
+def _cubeful_decision(situation, settings, jacoby):
+    """``cubeful_cube_decision`` with a progress bar for each of its two rollouts."""
+    from ..decisions import cubeful_cube_decision
+
+    bars: list[_RolloutProgress] = []
+
+    def progress_for(label: str):
+        bars.append(_RolloutProgress(label, settings.trials))
+        return bars[-1]
+
+    try:
+        return cubeful_cube_decision(situation, settings, jacoby, progress_for)
+    finally:
+        for bar in bars:
+            bar.close()
 
 
 @app.command("match")
