@@ -81,6 +81,84 @@ def test_encoding_of_a_hand_built_position():
     np.testing.assert_array_equal(y[196:200], x[200:204])
 
 
+def reference_encoding(board, me):
+    """The documented inputs, written out plainly (blot exposure by looking behind)."""
+    x = np.zeros(net.N_INPUTS)
+    for s, side in enumerate((me, 1 - me)):
+        other, base = 1 - side, 98 * s
+        pips = blots = home = prime = best_prime = 0
+        for i in range(24):
+            n = int(board[side, i])
+            pips += n * (i + 1)
+            x[base + 4 * i:base + 4 * i + 3] = [n >= 1, n >= 2, n >= 3]
+            x[base + 4 * i + 3] = (n - 3) / 2 if n > 3 else 0.0
+            prime = prime + 1 if n >= 2 else 0
+            best_prime = max(best_prime, prime)
+            home += n >= 2 and i < 6
+            blots += n == 1 and any(board[other, 24 - i:] > 0)
+        bar = int(board[side, 24])
+        x[base + 96] = bar / 2
+        x[base + 97] = (15 - int(board[side].sum())) / 15
+        x[196 + 4 * s:200 + 4 * s] = [(pips + 25 * bar) / 167, blots / 5, home / 6,
+                                      best_prime / 6]
+    return x
+
+
+def random_game_boards(games, seed):
+    """Positions (row 1 on roll) from uniformly random games: every phase of a game."""
+    from bgcli.kernels.movegen import new_buffers
+    from bgcli.kernels.random_play import random_game_positions
+    buffers = new_buffers()
+    state = np.array([seed], dtype=np.uint64)
+    found = []
+    for _ in range(games):
+        out = np.zeros((400, 2, 25), dtype=np.int8)
+        dice = np.zeros((400, 2), dtype=np.int64)
+        plies = random_game_positions(START.copy(), state, 400, out, dice, *buffers)
+        found.extend(out[:plies])
+    return found
+
+
+def test_encoding_matches_a_plain_reference_in_random_games():
+    boards = random_game_boards(20, seed=5)
+    assert len(boards) > 1000
+    for board in boards[::3]:
+        for me in (0, 1):
+            x, *_ = dense(board, me)
+            np.testing.assert_allclose(x, reference_encoding(board, me), rtol=1e-15)
+
+
+def test_incremental_float32_choice_is_the_float64_evaluation():
+    """``net_choose`` (float32 weights, hidden layer updated from point differences) picks
+    the play the full float64 evaluation values most, with its probabilities."""
+    from bgcli.kernels.movegen import generate_plays, new_buffers
+    from bgcli.net import load_params
+    params = load_params(None)
+    weights = net.single_precision(params)
+    assert weights.dtype == np.float32 and weights.size == net.PARAMS_SIZE
+    buffers = new_buffers()
+    chosen, probs, full = np.zeros(5), np.zeros(5), np.zeros(5)
+    plies = races = 0
+    for board in random_game_boards(8, seed=9):
+        dice = (1 + plies % 6, 1 + (plies // 6) % 6)
+        count, _ = generate_plays(board, *dice, *buffers)
+        boards = buffers[0][:count]
+        choice = net.net_choose(count, weights, boards, chosen)
+        values = []
+        for result in boards:
+            net.net_probabilities(result, 0, params, probs)
+            values.append(-(2 * probs[0] - 1 + probs[1] - probs[3] + probs[2] - probs[4]))
+        order = np.argsort(values)[::-1]
+        if count > 1 and values[order[0]] - values[order[1]] < 1e-5:
+            continue  # a near tie: float32 may pick either
+        assert choice == order[0]
+        net.net_probabilities(boards[choice], 0, params, full)
+        np.testing.assert_allclose(chosen, full, atol=2e-6)
+        plies += 1
+        races += not net.is_contact(boards[choice], 0)
+    assert plies > 500 and races > 50  # both nets, every phase
+
+
 @pytest.mark.parametrize("offset", [0, net.NET_SIZE])
 def test_forward_matches_numpy_reference(offset):
     params = net.init_params(3)

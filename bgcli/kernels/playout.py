@@ -29,7 +29,7 @@ from numba import njit, prange, uint64
 from .cube import CENTRED, OWN, THEIRS, cubeful_equity, doubles_and_takes, efficiency
 from .dice import next_u64, roll_dice
 from .evaluate import POLICY_NET, POLICY_RANDOM, equity, evaluate, twosided_win
-from .net import net_choose
+from .net import net_choose, single_precision
 from .movegen import generate_plays, new_buffers
 
 NO_TRUNCATION = 0
@@ -59,11 +59,12 @@ def _swap_sides(probs, out):
 
 
 @njit(cache=True, nogil=True)
-def _best_value(count, policy, params, boards, probs, mover_best):
+def _best_value(count, policy, params, weights, boards, probs, mover_best):
     """Index of the play with the best evaluation among ``count`` result boards (mover =
-    row 1); its probabilities from the mover's side go into ``mover_best``."""
+    row 1); its probabilities from the mover's side go into ``mover_best``. The net policy
+    chooses with ``weights``, its float32 copy of the net (see ``net_choose``)."""
     if policy == POLICY_NET:
-        choice = net_choose(count, params, boards, probs)
+        choice = net_choose(count, weights, boards, probs)
         _swap_sides(probs, mover_best)
         return choice
     best = -1e9
@@ -79,21 +80,23 @@ def _best_value(count, policy, params, boards, probs, mover_best):
 
 
 @njit(cache=True, nogil=True)
-def _choose_play(count, policy, params, state, boards, probs, mover_best):
+def _choose_play(count, policy, params, weights, state, boards, probs, mover_best):
     """Index of the play the policy picks: uniformly at random, or greedily (0-ply)."""
     if policy == POLICY_RANDOM:
         return np.int64(next_u64(state) % uint64(count))
-    return _best_value(count, policy, params, boards, probs, mover_best)
+    return _best_value(count, policy, params, weights, boards, probs, mover_best)
 
 
 @njit(cache=True, nogil=True)
-def play_trial(board, state, first_rolls, initial, policy, params, truncate, reduce_variance,
-               bearoff_stop, cubeful, cube_owner, jacoby, boards, steps, keys, table, work,
-               scratch, out):
+def play_trial(board, state, first_rolls, initial, policy, params, weights, truncate,
+               reduce_variance, bearoff_stop, cubeful, cube_owner, jacoby, boards, steps, keys,
+               table, work, scratch, out):
     """Play one game from ``board`` (modified; row 1 on roll) and write the root player's
     five outcome values, less the summed luck when ``reduce_variance``, into ``out``.
     With ``bearoff_stop`` a game ends as soon as both sides are in the two-sided bear-off
     table held in ``params``, scored with its exact chances (gnubg's bear-off truncation).
+    The net policy chooses plays with ``weights`` (``net.single_precision(params)``) and
+    evaluates positions (truncation, cube decisions) with ``params``.
 
     With ``cubeful`` (money play) the player on roll may double before each roll when the
     cube is centred or theirs: the evaluator's probabilities go through Janowski's model
@@ -152,7 +155,7 @@ def play_trial(board, state, first_rolls, initial, policy, params, truncate, red
                 a = ROLLS[r, 0]
                 b = ROLLS[r, 1]
                 count, _ = generate_plays(board, a, b, boards, steps, keys, table, work)
-                _best_value(count, policy, params, boards, probs, mover_value)
+                _best_value(count, policy, params, weights, boards, probs, mover_value)
                 for k in range(5):
                     mean_value[k] += ROLL_WEIGHTS[r] * mover_value[k]
                 if (a == d1 and b == d2) or (a == d2 and b == d1):
@@ -162,7 +165,8 @@ def play_trial(board, state, first_rolls, initial, policy, params, truncate, red
                 _add_luck(luck, actual_value, mean_value, root_on_roll)
         # --- the play
         count, _ = generate_plays(board, d1, d2, boards, steps, keys, table, work)
-        choice = _choose_play(count, policy, params, state, boards, probs, mover_value)
+        choice = _choose_play(count, policy, params, weights, state, boards, probs,
+                              mover_value)
         mover_done = True
         for index in range(25):
             if boards[choice, 1, index] > 0:
@@ -244,6 +248,7 @@ def rollout_trials(start, first_trial, n_trials, seed, first_rolls, initial, pol
     ``first_rolls[i]`` holds trial i's first two roll indices (0..35), or -1 for random ones.
     """
     n_blocks = (n_trials + _BLOCK - 1) // _BLOCK
+    weights = single_precision(params) if policy == POLICY_NET else np.zeros(1, np.float32)
     for block in prange(n_blocks):
         boards, steps, keys, table, work = new_buffers()
         scratch = np.zeros((5, 5))
@@ -256,6 +261,7 @@ def rollout_trials(start, first_trial, n_trials, seed, first_rolls, initial, pol
             state[0] = trial_seed(seed, trial)
             rolls[0] = first_rolls[t, 0]
             rolls[1] = first_rolls[t, 1]
-            cube_out[t] = play_trial(board, state, rolls, initial, policy, params, truncate,
-                                     reduce_variance, bearoff_stop, cubeful, cube_owner, jacoby,
-                                     boards, steps, keys, table, work, scratch, out[t])
+            cube_out[t] = play_trial(board, state, rolls, initial, policy, params, weights,
+                                     truncate, reduce_variance, bearoff_stop, cubeful,
+                                     cube_owner, jacoby, boards, steps, keys, table, work,
+                                     scratch, out[t])
