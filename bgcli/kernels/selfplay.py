@@ -20,7 +20,7 @@ from .dice import next_u64, roll_dice
 from .evaluate import POLICY_RANDOM, equity, evaluate
 from .movegen import generate_plays, new_buffers
 from .net import (MAX_NONZERO, N_HIDDEN, N_OUTPUTS, NET_SIZE, PARAMS_SIZE, add_gradient,
-                  encode, forward, is_contact, net_probabilities, outcome)
+                  encode, forward, is_contact, net_choose, outcome)
 from .playout import trial_seed
 
 
@@ -36,19 +36,6 @@ def _to_frame(y, player, a):
         a[2] = y[4]
         a[3] = y[1]
         a[4] = y[2]
-
-
-@njit(cache=True, nogil=True)
-def _greedy_net(count, params, boards, probs):
-    best = -1e9
-    choice = 0
-    for i in range(count):
-        net_probabilities(boards[i], 0, params, probs)
-        value = -equity(probs)
-        if value > best:
-            best = value
-            choice = i
-    return choice
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -118,7 +105,8 @@ def td_train(params, start, seed, first_game, n_games, alpha, lam, stats):
             while ply == 0 and d1 == d2:
                 d1, d2 = roll_dice(state)
             count, _ = generate_plays(board, d1, d2, boards, steps, keys, table, work)
-            choice = _greedy_net(count, params, boards, probs)
+            # the incremental chooser, in float64 here: the weights change every ply
+            choice = net_choose(count, params, boards, probs)
             for index in range(25):
                 board[0, index] = boards[choice, 1, index]
                 board[1, index] = boards[choice, 0, index]
