@@ -339,9 +339,9 @@ def init_params(seed: int) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def single_precision(weights):
-    """The nets' weights of ``weights`` in float32, same layout: what ``net_choose`` reads."""
-    return weights[:PARAMS_SIZE].astype(np.float32)
+def single_precision(params):
+    """The nets' weights of ``params`` in float32, same layout: what playouts choose with."""
+    return params[:PARAMS_SIZE].astype(np.float32)
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -349,11 +349,13 @@ def net_choose(count, weights, boards, probs):
     """Greedy choice among ``count`` result boards (the mover still row 1): the index of the
     play the net values most for the mover, and ``probs`` = the net's probabilities of that
     result from the next player's side (row 0 on roll), as ``net_probabilities`` gives them
-    (to float32 precision).
+    (to the precision of ``weights``).
 
-    ``weights`` is ``single_precision(params)``: playouts choose in float32, which halves
-    the memory read and doubles the numbers per vector instruction. A choice can differ
-    from float64's only between plays whose equities agree to about 1e-6.
+    ``weights`` is laid out like ``params`` and works in its precision. Playouts pass
+    ``single_precision(params)``: float32 halves the memory read and doubles the numbers per
+    vector instruction, and a choice can differ from float64's only between plays whose
+    equities agree to about 1e-6. Training passes its float64 ``params``, which change
+    every ply.
 
     The plays of one roll differ in a few points only, so the hidden layer is computed
     incrementally: the first result of each net (contact, race) is evaluated in full, and
