@@ -84,13 +84,13 @@ def _evaluated(rank: int, ranked: RankedPlay) -> Candidate:
 def best_plays(position: Position, dice: tuple[int, int], candidates: int = 5,
                settings: RolloutSettings | None = RolloutSettings(),
                progress_for: Callable[[int, int, str], Callable | None] | None = None,
-               policy: str = "net") -> BestPlays:
-    """Rank every play of ``dice`` by the evaluator (``settings.policy``), then roll out the
-    best ``candidates`` with common random numbers (``settings`` None: evaluation only by
-    ``policy``, every play listed). ``progress_for(k, n, play)`` may return a rollout
-    progress callback."""
+               policy: str = "net", plies: int = 0) -> BestPlays:
+    """Rank every play of ``dice`` by the evaluator (``settings.policy``) at ``plies`` of
+    lookahead, then roll out the best ``candidates`` with common random numbers
+    (``settings`` None: evaluation only by ``policy``, every play listed).
+    ``progress_for(k, n, play)`` may return a rollout progress callback."""
     policy = settings.policy if settings is not None else policy
-    ranked = rank_plays(position, dice, policy)
+    ranked = rank_plays(position, dice, policy, plies)
     if not ranked:
         return BestPlays(position.position_id(), tuple(dice), [], 0, settings)
     if settings is None or candidates <= 0:

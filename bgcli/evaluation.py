@@ -55,23 +55,38 @@ def cubeless_equity(probs) -> float:
     return float(2.0 * probs[0] - 1.0 + probs[1] - probs[3] + probs[2] - probs[4])
 
 
-def position_probabilities(position: Position, policy: str = "net") -> np.ndarray:
-    """The evaluator's five probabilities for the player on roll."""
-    from .kernels.evaluate import evaluate
+#: Lookahead depths the evaluator offers: 0 (static) and 1 (gnubg's 1-ply, see kernels.rank).
+PLIES = (0, 1)
 
+
+def _check_plies(plies: int) -> None:
+    if plies not in PLIES:
+        raise BgcliError(f"plies must be 0 or 1, not {plies}")
+
+
+def position_probabilities(position: Position, policy: str = "net",
+                           plies: int = 0) -> np.ndarray:
+    """The evaluator's five probabilities for the player on roll, at ``plies`` (0 or 1)."""
+    from .kernels.movegen import new_buffers
+    from .kernels.rank import probabilities_at
+
+    _check_plies(plies)
     position.validated()
     code, params = policy_code(policy, bearoff=_needs_bearoff(position))
     out = np.zeros(5)
-    evaluate(np.ascontiguousarray(position.board, dtype=np.int8), 1, code, params, out)
+    probabilities_at(np.array(position.board, dtype=np.int8), plies, code, params,
+                     new_buffers(), out)
     return out
 
 
 def _needs_bearoff(position: Position) -> bool:
-    """Whether the position or any play from it can reach the two-sided table (loading it
-    takes a second or two, so it is loaded only then)."""
-    from .bearoff import in_twosided
+    """Whether the position or any position after it can be in the two-sided table (loading
+    it takes a second or two, so it is loaded only then): both sides have at most its
+    number of checkers left, a number no play or hit ever raises."""
+    from .kernels.evaluate import TWOSIDED_CHECKERS
 
-    return in_twosided(position)
+    left = position.board.sum(axis=1)
+    return bool(left.max() <= TWOSIDED_CHECKERS)
 
 
 @dataclass(frozen=True)
@@ -84,18 +99,20 @@ class RankedPlay:
 
 
 def rank_plays(position: Position, dice: Dice | tuple[int, int],
-               policy: str = "net") -> list[RankedPlay]:
-    """Every legal play of ``dice``, best first by the evaluator's cubeless equity (ties keep
-    the move generator's order). Empty when no checker can move."""
+               policy: str = "net", plies: int = 0) -> list[RankedPlay]:
+    """Every legal play of ``dice``, best first by the evaluator's cubeless equity at
+    ``plies`` (0 or 1) of lookahead (ties keep the move generator's order). Empty when no
+    checker can move."""
     from .kernels.rank import score_boards
 
+    _check_plies(plies)
     plays = legal_plays(position, dice)
     if not plays:
         return []
     code, params = policy_code(policy, bearoff=_needs_bearoff(position))
     boards = np.stack([play.result.board for play in plays]).astype(np.int8)
     scores = np.zeros((len(plays), 5))
-    score_boards(len(plays), code, params, boards, scores)
+    score_boards(len(plays), plies, code, params, boards, scores)
     ranked = [RankedPlay(play, scores[i], cubeless_equity(scores[i])) for i, play in enumerate(plays)]
     order = sorted(range(len(ranked)), key=lambda i: -ranked[i].equity)
     return [ranked[i] for i in order]

@@ -16,6 +16,7 @@ from .rollout import (BearoffTruncationOption, PolicyOption, QuasiRandomOption, 
                       _RolloutProgress)
 
 PositionArgument = typer.Argument(..., help="A Position ID, POSITIONID:MATCHID or XGID.")
+PliesOption = typer.Option(1, "--plies", min=0, max=1, help="The evaluator's lookahead: 1 (default) averages, over the 21 rolls of the player on roll, the static evaluation after the best play for each (gnubg's 1-ply); 0 is the static evaluation alone.")
 
 
 def _pm(value: float, se: float, digits: int = 3) -> str:
@@ -37,15 +38,19 @@ def _settings(trials, seed, threads, truncate, variance_reduction, quasi_random,
     return settings.with_seed()
 
 
-def _settings_columns(settings, policy: str = "net") -> dict:
+def _settings_columns(settings, policy: str = "net", plies: int | None = None) -> dict:
+    """The settings behind a result: the rollout's, or with none the evaluator's (``plies``
+    of lookahead, where the evaluator ranked or decided)."""
     from .. import __version__
 
+    evaluator = {} if plies is None else {"plies": plies}
     if settings is None:
-        return {"policy": policy, "trials": 0, "bgcli_version": __version__}
+        return {"policy": policy, "trials": 0} | evaluator | {"bgcli_version": __version__}
     return {"trials": settings.trials, "seed": settings.seed, "policy": settings.policy,
             "truncate": settings.truncate, "variance_reduction": settings.variance_reduction,
             "quasi_random": settings.quasi_random,
-            "bearoff_truncation": settings.bearoff_truncation, "bgcli_version": __version__}
+            "bearoff_truncation": settings.bearoff_truncation} | evaluator \
+        | {"bgcli_version": __version__}
 
 
 def _best_table_row(row: dict) -> dict:
@@ -65,6 +70,7 @@ def best(
     dice: Optional[str] = typer.Argument(None, help="The roll, e.g. 31; optional when the Match ID or XGID holds rolled dice."),
     candidates: int = typer.Option(5, "--candidates", "-c", min=1, help="How many of the evaluator's best plays to roll out."),
     evaluate_only: bool = typer.Option(False, "--evaluate-only", help="No rollouts: every legal play ranked by the evaluator."),
+    plies: int = PliesOption,
     chart: Optional[Path] = typer.Option(None, "--chart", help="Also draw the candidates' equities with 95% intervals to this .png or .svg file."),
     trials: int = TrialsOption,
     seed: Optional[int] = SeedOption,
@@ -76,7 +82,7 @@ def best(
     policy: str = PolicyOption,
     fmt: OutputFormat = FormatOption,
 ) -> None:
-    """The best play for a roll: every legal play ranked by the evaluator, then the top candidates rolled out with the same dice for each (common random numbers); equity, difference to the best with its standard error, and the five rates from the mover's side.
+    """The best play for a roll: every legal play ranked by the evaluator (1-ply by default), then the top candidates rolled out with the same dice for each (common random numbers); equity, difference to the best with its standard error, and the five rates from the mover's side.
 
     Example:  bgcli best 4HPwATDgc/ABMA 21 --candidates 4 --trials 1296 --seed 1
     """
@@ -98,12 +104,12 @@ def best(
 
     try:
         result = best_plays(situation.position, tuple(rolled), candidates, settings, progress_for,
-                            policy=policy)
+                            policy=policy, plies=plies)
     finally:
         for bar in bars:
             bar.close()
     common = {"position_id": result.position_id, "dice": f"{rolled[0]}{rolled[1]}",
-              "legal_plays": result.legal_plays} | _settings_columns(result.settings, policy)
+              "legal_plays": result.legal_plays} | _settings_columns(result.settings, policy, plies)
     rows = [common | c.row() for c in result.candidates]
     if not rows:
         typer.echo(f"bgcli: no legal play for {rolled[0]}{rolled[1]}", err=True)
@@ -140,6 +146,7 @@ def cube(
     cubeful: bool = typer.Option(False, "--cubeful", help="Money play: roll out No double and Double/take cubefully (cube decisions inside the games, same dice for both) instead of applying Janowski's model to cubeless rates."),
     jacoby: Optional[bool] = typer.Option(None, "--jacoby/--no-jacoby", help="Money play: gammons count only once the cube is turned (default: as the Match ID says; off for a bare Position ID)."),
     efficiency: Optional[float] = typer.Option(None, "--efficiency", min=0.0, max=1.0, help="Cube efficiency x of Janowski's model (default: gnubg's by position class: 0.68 contact, 0.6-0.7 race by pips, 0.6 bear-off)."),
+    plies: int = PliesOption,
     trials: int = TrialsOption,
     seed: Optional[int] = SeedOption,
     threads: Optional[int] = ThreadsOption,
@@ -187,9 +194,10 @@ def cube(
                  "cubeless_equity_se": result.equity_se, "games": result.games}
         extra |= _settings_columns(settings)
     else:
-        probabilities = position_probabilities(situation.position, policy)
+        probabilities = position_probabilities(situation.position, policy, plies)
         decision = cube_decision(situation, probabilities, jacoby, efficiency)
-        extra = {"source": f"evaluator ({policy})"} | _settings_columns(None, policy)
+        extra = {"source": f"evaluator ({policy}, {plies}-ply)"} \
+            | _settings_columns(None, policy, plies)
     row = {"position_id": situation.position_id, "match_id": situation.match_id} \
         | decision.row() | extra
     emit(_cube_table(row) if fmt == OutputFormat.table else [row], fmt)

@@ -1,22 +1,84 @@
-"""Score every play of a roll with an evaluator, in one call (used to rank plays)."""
+"""Score every play of a roll with an evaluator, in one call (used to rank plays), at 0 or
+1 ply of lookahead.
+
+A 1-ply evaluation is gnubg's: the position is evaluated as the average, over the 21
+distinct rolls of the player on roll (weighted 1/36 or 2/36), of the 0-ply evaluation after
+the play the evaluator picks for that roll. Finished games and positions in the exact
+two-sided bear-off table need no lookahead and are scored exactly.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from .evaluate import evaluate
+from .evaluate import equity, evaluate, twosided_win
+from .movegen import generate_plays, new_buffers
+
+#: The 21 distinct rolls and their weights out of 36.
+ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], dtype=np.int64)
+ROLL_WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in ROLLS]) / 36.0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _mover_side(probs, out):
+    """Probabilities of the other side: its win is our loss, its gammons ours lost."""
+    out[0] = 1.0 - probs[0]
+    out[1] = probs[3]
+    out[2] = probs[4]
+    out[3] = probs[1]
+    out[4] = probs[2]
 
 
 @njit(cache=True, nogil=True)
-def score_boards(count, policy, params, boards, out):
-    """``out[i]``: the five cumulative probabilities after the play that led to ``boards[i]``
-    (the mover still row 1), from the mover's side."""
+def _over(board):
+    for side in range(2):
+        if board[side].sum() == 0:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def one_ply(board, policy, params, buffers, out):
+    """The five probabilities of the player on roll (row 1 of ``board``) at 1 ply: over
+    the 21 rolls, the 0-ply evaluation after the evaluator's best play, averaged."""
+    boards, steps, keys, table, work = buffers
     probs = np.empty(5)
+    best_probs = np.empty(5)
+    for k in range(5):
+        out[k] = 0.0
+    for r in range(21):
+        count, _ = generate_plays(board, ROLLS[r, 0], ROLLS[r, 1], boards, steps, keys, table,
+                                  work)
+        best = -1e9
+        for i in range(count):
+            evaluate(boards[i], 0, policy, params, probs)  # the opponent is on roll there
+            value = -equity(probs)
+            if value > best:
+                best = value
+                _mover_side(probs, best_probs)
+        for k in range(5):
+            out[k] += ROLL_WEIGHTS[r] * best_probs[k]
+
+
+@njit(cache=True, nogil=True)
+def probabilities_at(board, plies, policy, params, buffers, out):
+    """The evaluator's probabilities for the player on roll (row 1) at ``plies`` (0 or 1)."""
+    if plies == 0 or _over(board) or twosided_win(board, 1, params) >= 0.0:
+        evaluate(board, 1, policy, params, out)  # exact when over or in the table
+    else:
+        one_ply(board, policy, params, buffers, out)
+
+
+@njit(cache=True, nogil=True)
+def score_boards(count, plies, policy, params, boards, out):
+    """``out[i]``: the five cumulative probabilities after the play that led to ``boards[i]``
+    (the mover still row 1), from the mover's side, at ``plies`` (0 or 1) of lookahead."""
+    probs = np.empty(5)
+    turned = np.empty((2, 25), dtype=np.int8)
+    buffers = new_buffers()  # the lookahead's own: ``boards`` is the caller's
     for i in range(count):
-        evaluate(boards[i], 0, policy, params, probs)  # the next player is on roll
-        out[i, 0] = 1.0 - probs[0]
-        out[i, 1] = probs[3]
-        out[i, 2] = probs[4]
-        out[i, 3] = probs[1]
-        out[i, 4] = probs[2]
+        turned[0, :] = boards[i, 1]  # the opponent now on roll (row 1)
+        turned[1, :] = boards[i, 0]
+        probabilities_at(turned, plies, policy, params, buffers, probs)
+        _mover_side(probs, out[i])

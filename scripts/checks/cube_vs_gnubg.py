@@ -7,8 +7,8 @@ Reference: ``tests/fixtures/cube_money.jsonl`` (gnubg 1.07's 0-ply cube analysis
 ``scripts/fixtures/gen_cube.py``). Given gnubg's own probabilities bgcli reproduces every
 action exactly (``tests/test_cube.py``, ``tests/test_decisions.py``); this script measures
 the whole chain instead: for the fixture's money positions (centred cube, Jacoby off), bgcli's
-cube action from (a) its evaluator, (b) a cubeless rollout and (c) cubeful rollouts, compared
-with gnubg's action on the double / no double and take / pass questions.
+cube action from (a) its evaluator at 0 and at 1 ply, (b) a cubeless rollout and (c) cubeful
+rollouts, compared with gnubg's action on the double / no double and take / pass questions.
 """
 
 from __future__ import annotations
@@ -51,7 +51,9 @@ def main() -> None:
         began = time.time()
         situation = parse_situation(f"{r['position_id']}:{r['match_id']}")
         gnubg = r["gnubg"]["action"]
-        found = {"evaluator": cube_decision(situation, position_probabilities(situation.position)).action}
+        found = {source: cube_decision(situation, position_probabilities(
+                     situation.position, plies=plies)).action
+                 for source, plies in (("evaluator", 0), ("evaluator_1ply", 1))}
         result = rollout(situation.position, settings)
         found["rollout"] = cube_decision(situation, result.means).action
         if not args.no_cubeful:
@@ -67,7 +69,7 @@ def main() -> None:
         print(f"{r['class']:8} {r['position_id']}  gnubg {gnubg!r:28} "
               + "  ".join(f"{k} {v!r}" for k, v in found.items()), file=sys.stderr)
     summary = {"positions": len(out)}
-    for source in ("evaluator", "rollout", "cubeful"):
+    for source in ("evaluator", "evaluator_1ply", "rollout", "cubeful"):
         if f"{source}_same_action" in out[0]:
             summary[f"{source}_same_action"] = sum(r[f"{source}_same_action"] for r in out)
             summary[f"{source}_same_double_take"] = sum(r[f"{source}_same_double_take"] for r in out)

@@ -1,5 +1,5 @@
-"""The 15 opening rolls: bgcli's best play (evaluator, then rollouts of the candidates with
-common random numbers) against the published consensus.
+"""The 15 opening rolls: bgcli's best play (evaluator at 0 and 1 ply, then rollouts of the
+1-ply evaluator's candidates with common random numbers) against the published consensus.
 
     python scripts/checks/openings.py [--candidates 4] [--trials 1296] [--seed 1]
         [-o scripts/checks/openings.json]
@@ -43,11 +43,13 @@ def main() -> None:
     for dice in sorted(OPENINGS):
         began = time.time()
         evaluator = rank_plays(start, dice)[0].play.notation
-        result = best_plays(start, dice, args.candidates, settings)
+        one_ply = rank_plays(start, dice, plies=1)[0].play.notation
+        result = best_plays(start, dice, args.candidates, settings, plies=1)
         best = result.candidates[0]
         consensus = OPENINGS[dice]
         row = {"roll": f"{dice[0]}{dice[1]}", "consensus": sorted(consensus),
                "evaluator_pick": evaluator, "evaluator_agrees": evaluator in consensus,
+               "evaluator_1ply_pick": one_ply, "evaluator_1ply_agrees": one_ply in consensus,
                "rollout_pick": best.play, "rollout_agrees": best.play in consensus,
                "candidates": [{"play": c.play, "equity": round(c.equity, 4),
                                "equity_se": round(c.equity_se, 4),
@@ -57,12 +59,14 @@ def main() -> None:
                "seconds": round(time.time() - began, 1)}
         rows.append(row)
         print(f"{row['roll']}: evaluator {evaluator!r} {'ok' if row['evaluator_agrees'] else 'MISS'}"
+              f"  1-ply {one_ply!r} {'ok' if row['evaluator_1ply_agrees'] else 'MISS'}"
               f"  rollout {best.play!r} {'ok' if row['rollout_agrees'] else 'MISS'}", file=sys.stderr)
     summary = {"rolls": len(rows), "evaluator_agrees": sum(r["evaluator_agrees"] for r in rows),
+               "evaluator_1ply_agrees": sum(r["evaluator_1ply_agrees"] for r in rows),
                "rollout_agrees": sum(r["rollout_agrees"] for r in rows),
                "settings": {"candidates": args.candidates, "trials": args.trials,
                             "seed": args.seed, "variance_reduction": args.variance_reduction,
-                            "policy": settings.policy},
+                            "policy": settings.policy, "candidates_ranked_at_plies": 1},
                "bgcli_version": __version__}
     print(json.dumps(summary, indent=1))
     if args.output:
