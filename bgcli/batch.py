@@ -24,8 +24,9 @@ or XGID, from the rollout's five rates with ``--rollout``, else from the evaluat
 side) for the dice rolled in the position's Match ID or XGID, else for the batch's ``dice``
 option; null when there are neither. A position's own dice win over the option: they are its
 roll, the option is a roll to try on positions that have none. The evaluator is the rollout's
-policy, or the plan's ``policy`` without rollouts (``evaluator_policy``); ``dice_option``
-records the option, so ``--resume`` refuses a run with other ones.
+policy, or the plan's ``policy`` without rollouts (``evaluator_policy``), looking ``plies``
+ahead (``evaluator_plies``: 1 by default, as ``bgcli best`` and ``bgcli cube``);
+``dice_option`` records the option, so ``--resume`` refuses a run with other ones.
 
 Seeds. A rollout in a batch is seeded with ``position_seed(master_seed, position_id,
 match_id)``, a BLAKE2b hash reduced to 63 bits. So a position's numbers do not depend on its
@@ -111,12 +112,12 @@ CUBE_COLUMNS = [
 ]
 PLAY_COLUMNS = [("best_play", "str"), ("best_play_equity", "float"), ("best_play_dice", "str")]
 DECISION_COLUMNS = [*CUBE_COLUMNS, *PLAY_COLUMNS, ("evaluator_policy", "str"),
-                    ("dice_option", "str")]
+                    ("evaluator_plies", "int"), ("dice_option", "str")]
 TAIL_COLUMNS = [("bgcli_version", "str"), ("elapsed_seconds", "float")]
 # what must match for --resume to append to a file: everything that changes the numbers
 _SETTING_COLUMNS = ("trials", "policy", "truncate", "variance_reduction", "quasi_random",
                     "bearoff_truncation", "initial", "stop_se", "min_games", "master_seed",
-                    "evaluator_policy", "dice_option", "bgcli_version")
+                    "evaluator_policy", "evaluator_plies", "dice_option", "bgcli_version")
 NO_PLAY = "cannot move"  # best_play when no checker can move with the dice
 
 
@@ -162,12 +163,14 @@ class BatchPlan:
     """What to compute for every position: race metrics and decisions always; a rollout with
     ``rollout`` settings (their seed is ignored: each position's comes from ``master_seed``).
     ``policy``: the evaluator's without a rollout (with one, the rollout's policy is used);
+    ``plies``: the evaluator's lookahead (0 or 1, as ``bgcli best``'s ``--plies``);
     ``dice``: the roll whose best play is wanted for positions that have none rolled."""
 
     rollout: RolloutSettings | None = None
     master_seed: int = 0
     policy: str = "net"
     dice: tuple[int, int] | None = None
+    plies: int = 1
 
     @property
     def evaluator_policy(self) -> str:
@@ -190,6 +193,7 @@ class BatchPlan:
                    "stop_se": settings.stop_se, "min_games": settings.min_games,
                    "master_seed": self.master_seed}
         row["evaluator_policy"] = self.evaluator_policy
+        row["evaluator_plies"] = self.plies
         row["dice_option"] = _dice_text(self.dice)
         row["bgcli_version"] = __version__
         return row
@@ -230,22 +234,23 @@ def cube_values(situation, probabilities, source: str | None) -> dict:
     return values
 
 
-def best_play_values(position, dice: tuple[int, int] | None, policy: str) -> dict:
-    """The best play columns (``PLAY_COLUMNS``): the evaluator's top play for ``dice`` and its
-    cubeless equity from the mover's side (``NO_PLAY`` and the equity of the position left as
-    it is when no checker can move); null without dice."""
+def best_play_values(position, dice: tuple[int, int] | None, policy: str,
+                     plies: int = 1) -> dict:
+    """The best play columns (``PLAY_COLUMNS``): the evaluator's top play for ``dice`` at
+    ``plies`` and its cubeless equity from the mover's side (``NO_PLAY`` and the equity of the
+    position left as it is when no checker can move); null without dice."""
     values: dict = {name: None for name, _ in PLAY_COLUMNS}
     if dice is None:
         return values
     from .evaluation import cubeless_equity, position_probabilities, rank_plays
 
-    ranked = rank_plays(position, dice, policy)
+    ranked = rank_plays(position, dice, policy, plies)
     if ranked:
         values["best_play"], values["best_play_equity"] = ranked[0].play.notation, ranked[0].equity
     else:  # the opponent is on roll with the same board
         values["best_play"] = NO_PLAY
         values["best_play_equity"] = -cubeless_equity(
-            position_probabilities(position.swapped(), policy))
+            position_probabilities(position.swapped(), policy, plies))
     values["best_play_dice"] = _dice_text(dice)
     return values
 
@@ -293,14 +298,16 @@ def analyse(entry: Entry, plan: BatchPlan, progress: GamesProgress | None = None
     elif not situation.match.dice_rolled:
         from .evaluation import position_probabilities
 
-        probabilities = position_probabilities(situation.position, plan.evaluator_policy)
+        probabilities = position_probabilities(situation.position, plan.evaluator_policy,
+                                               plan.plies)
         source = "evaluator"
     else:
         probabilities = source = None
     row.update(cube_values(situation, probabilities, source))
     row.update(best_play_values(situation.position, roll_for(situation, plan.dice),
-                                plan.evaluator_policy))
+                                plan.evaluator_policy, plan.plies))
     row["evaluator_policy"] = plan.evaluator_policy
+    row["evaluator_plies"] = plan.plies
     row["dice_option"] = _dice_text(plan.dice)
     row["bgcli_version"] = __version__
     row["elapsed_seconds"] = round(time.perf_counter() - began, 3)

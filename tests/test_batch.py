@@ -316,7 +316,8 @@ def test_decision_columns_come_after_the_rollout_columns():
     names = [name for name, _ in DECISION_COLUMNS]
     assert names == ["cube_action", "cubeful_equity", "no_double", "double_take", "double_pass",
                      "take_point", "cube_efficiency", "cube_source", "best_play",
-                     "best_play_equity", "best_play_dice", "evaluator_policy", "dice_option"]
+                     "best_play_equity", "best_play_dice", "evaluator_policy", "evaluator_plies",
+                     "dice_option"]
     tail = [name for name, _ in TAIL_COLUMNS]
     with_rollout = columns(BatchPlan(rollout=RolloutSettings()))
     assert with_rollout[-len(names) - len(tail):] == names + tail
@@ -335,10 +336,11 @@ def test_cube_columns_are_cube_decision_of_the_rollout_rates(capsys):
     assert [row["input"] for row in rows] == positions
     for row in rows:
         situation = parse_situation(row["input"])
-        assert (row["evaluator_policy"], row["dice_option"]) == ("heuristic", None)
+        assert (row["evaluator_policy"], row["evaluator_plies"], row["dice_option"]) == (
+            "heuristic", 1, None)
         if situation.match.dice_rolled:  # a cube decision comes before the roll
             assert all(row[name] is None for name in CUBE_NAMES + ("cube_source",)), row
-            top = rank_plays(situation.position, situation.match.dice, "heuristic")[0]
+            top = rank_plays(situation.position, situation.match.dice, "heuristic", plies=1)[0]
             assert (row["best_play"], row["best_play_equity"]) == (top.play.notation, top.equity)
             continue
         # computed again, independently, from the row's own five rates
@@ -366,18 +368,20 @@ def test_without_rollouts_the_evaluator_decides(capsys):
     from bgcli.notation.detect import parse_situation
 
     positions = [POSITIONS[2], OPPONENT_OWNS, OPENING_33]
-    for policy in ("net", "heuristic"):
+    for policy, plies in (("net", 1), ("heuristic", 1), ("net", 0)):
         argv = [] if policy == "net" else ["--policy", policy]  # net is the default
+        argv += [] if plies == 1 else ["--plies", str(plies)]  # and 1-ply
         rows = decision_rows(capsys, positions, *argv)
         for row in rows:
             assert "equity" not in row and row["evaluator_policy"] == policy
+            assert row["evaluator_plies"] == plies
             situation = parse_situation(row["input"])
             if situation.match.dice_rolled:
                 assert row["cube_source"] is None and row["cube_action"] is None
-                top = rank_plays(situation.position, situation.match.dice, policy)[0]
+                top = rank_plays(situation.position, situation.match.dice, policy, plies)[0]
                 assert (row["best_play"], row["best_play_equity"]) == (top.play.notation, top.equity)
                 continue
-            rates = position_probabilities(situation.position, policy)
+            rates = position_probabilities(situation.position, policy, plies)
             expected = cube_decision(situation, rates).row()
             assert {n: row[n] for n in CUBE_NAMES} == {n: expected[n] for n in CUBE_NAMES}
             assert row["cube_source"] == "evaluator"
@@ -395,7 +399,7 @@ def test_dice_option_fills_positions_without_dice(capsys):
     for row in (rows[0], rows[1], rows[3]):
         situation = parse_situation(row["input"])
         dice = situation.match.dice if situation.match.dice_rolled else (3, 1)
-        top = rank_plays(situation.position, dice, "heuristic")[0]
+        top = rank_plays(situation.position, dice, "heuristic", plies=1)[0]
         assert (row["best_play"], row["best_play_equity"]) == (top.play.notation, top.equity)
     # rolling dice to try does not roll them: the cube action is still the one before the roll
     assert rows[0]["cube_source"] == rows[3]["cube_source"] == "evaluator"
@@ -404,7 +408,7 @@ def test_dice_option_fills_positions_without_dice(capsys):
     assert rows[2]["best_play"] == "cannot move"
     from bgcli.evaluation import cubeless_equity, position_probabilities
 
-    opponent = position_probabilities(Position.from_id(DANCING).swapped(), "heuristic")
+    opponent = position_probabilities(Position.from_id(DANCING).swapped(), "heuristic", plies=1)
     assert rows[2]["best_play_equity"] == pytest.approx(-cubeless_equity(opponent))
 
 
@@ -484,6 +488,8 @@ def test_resume_refuses_another_evaluator_or_dice(capsys, tmp_path):
     for argv, needle in [
         (["--dice", "42", "--policy", "heuristic"],
          "written with evaluator_policy=net, this run has evaluator_policy=heuristic"),
+        (["--dice", "42", "--plies", "0"],
+         "written with evaluator_plies=1, this run has evaluator_plies=0"),
         ([], "written with dice_option=42, this run has dice_option="),
     ]:
         code, _, err = run(capsys, "batch", str(collection), "-o", str(out), "--resume", *argv)

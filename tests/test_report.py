@@ -294,7 +294,7 @@ def test_report_shows_the_cube_action_and_best_play(batch_rows, report_dir, tmp_
     batch = {row["id"]: row for row in map(json.loads, batch_rows["jsonl"].read_text().splitlines())}
     assert batch["mid"]["cube_source"] == batch["race"]["cube_source"] == "rollout"
     assert batch["open31"]["cube_action"] is None  # 31 is rolled: no cube decision
-    top = rank_plays(parse_situation(OPENING_31_XGID).position, (3, 1), "net")[0]
+    top = rank_plays(parse_situation(OPENING_31_XGID).position, (3, 1), "net", plies=1)[0]
     assert batch["open31"]["best_play"] == top.play.notation
     code, _, err = run(capsys, "report", str(batch_rows["jsonl"]), "-o", str(tmp_path / "r"))
     assert code == 0, err
@@ -345,11 +345,12 @@ def test_report_without_rollouts_takes_the_cube_action_from_the_evaluator(tmp_pa
     for text in (page, markdown):
         assert "No double: the opponent owns the cube" in text
         assert "cube 2 owned by O, money" in text and "cube 1 centred, money" in text
-        assert "the evaluator's rates (heuristic)" in text
+        assert "the evaluator's rates (heuristic, 1-ply)" in text
         assert "--policy heuristic" in text  # the command that makes it again
         for position in (owned, MIDDLE_ID):
             situation = parse_situation(position)
-            decision = cube_decision(situation, position_probabilities(situation.position, "heuristic"))
+            decision = cube_decision(situation, position_probabilities(situation.position,
+                                                                       "heuristic", plies=1))
             assert decision.action in text and f"{decision.cubeful_equity:+.3f}" in text
     assert "Best play" not in markdown  # no position has dice
 

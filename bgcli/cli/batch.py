@@ -210,6 +210,7 @@ def batch(
     policy: Optional[str] = typer.Option(None, "--policy", help="net (the trained neural net, default), heuristic or random: plays the rollouts, and is the evaluator of the cube and best-play columns."),
     dice: Optional[str] = typer.Option(None, "--dice", "-d", metavar="DICE",
                                        help="A roll, e.g. 31: the best play for it is given for every position that has no dice rolled (a position's own rolled dice win)."),
+    plies: int = typer.Option(1, "--plies", min=0, max=1, help="The evaluator's lookahead for the best-play column and, without --rollout, the cube columns: 1 (default, gnubg's 1-ply, as bgcli best) or 0 (static)."),
     threads: Optional[int] = typer.Option(None, "--threads", "-t", min=1,
                                           help="Rollout threads per process (default: all cores). Results do not depend on it."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS",
@@ -247,7 +248,7 @@ def batch(
                 else secrets.randbits(63))
         plan = BatchPlan(rollout=settings, master_seed=master_seed,
                          policy=settings.policy if settings is not None else policy or BatchPlan.policy,
-                         dice=(max(roll), min(roll)) if roll is not None else None)
+                         dice=(max(roll), min(roll)) if roll is not None else None, plies=plies)
         if done is not None:
             check_resumable(done, plan, output)
 

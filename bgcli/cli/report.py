@@ -214,13 +214,15 @@ def chart(
 
 
 def _command_text(source: Path, output: Path, title, rolled: bool, settings, master_seed,
-                  replay: bool) -> str:
+                  replay: bool, plies: int = 1) -> str:
     """The command that makes this report again (options left at their defaults omitted)."""
     words = ["bgcli", "report", str(source), "-o", str(output)]
     if title:
         words += ["--title", title]
     if settings.policy != DEFAULTS.policy:  # the evaluator of the decisions, too
         words += ["--policy", settings.policy]
+    if plies != 1:
+        words += ["--plies", str(plies)]
     if rolled:
         words += ["--trials", str(settings.trials), "--seed", str(master_seed)]
         if settings.truncate != DEFAULTS.truncate:
@@ -256,6 +258,7 @@ def report(
     quasi_random: bool = QuasiOption,
     initial: bool = InitialOption,
     policy: str = ReportPolicyOption,
+    plies: int = typer.Option(1, "--plies", min=0, max=1, help="The evaluator's lookahead for the decisions it makes (best plays; cube actions without a rollout): 1 (default, gnubg's 1-ply, as bgcli best) or 0 (static)."),
 ) -> None:
     """Write a study report of a collection or batch result: an HTML page and its Markdown twin.
 
@@ -276,7 +279,7 @@ def report(
                               for e in entries)
     try:
         analyse(entries, settings, master_seed, rollouts=rollouts, on_done=progress.done,
-                progress=progress.games)
+                progress=progress.games, plies=plies)
         if replay:
             for index, entry in enumerate(entries):
                 if entry.games is None and entry.has_rollout and entry.situation is not None:
@@ -292,7 +295,7 @@ def report(
     for entry in entries:
         if entry.error:
             report_error(entry.label or entry.id, entry.error)
-    command = _command_text(source, output, title, rolled, settings, master_seed, replay)
+    command = _command_text(source, output, title, rolled, settings, master_seed, replay, plies)
     typer.echo(f"bgcli report: drawing {len(entries)} positions", err=True)
     try:
         paths = write_report(entries, output, title or f"Study report: {source.name}",

@@ -236,13 +236,20 @@ def best_play_text(row: dict) -> str:
     return f"{_text(row.get('best_play_dice'))}: {play}" if play else ""
 
 
+def _evaluator_text(row: dict) -> str:
+    """The evaluator of a row's decisions, e.g. "net, 1-ply" ("" when not recorded)."""
+    policy = _text(row.get("evaluator_policy"))
+    plies = row.get("evaluator_plies")
+    return f"{policy}, {exact_int(plies)}-ply" if policy and _is_number(plies) else policy
+
+
 def decisions_table(row: dict, situation) -> Table | None:
     """The cube action before the roll (its three cubeful equities, take point and cube
     efficiency) and the evaluator's best play for the rolled dice; None when the row has
     neither (an old batch result, an analysis without decisions)."""
     rows: list[list[Cell]] = []
     match = situation.match
-    policy = _text(row.get("evaluator_policy"))
+    policy = _evaluator_text(row)
     source = _text(row.get("cube_source"))
     if source:
         rows += [["Cube action", _text(row.get("cube_action"))],
@@ -363,8 +370,8 @@ def settings_lines(entries: Sequence[ReportEntry]) -> list[str]:
     for text, ids in seen.items():
         which = "" if len(seen) == 1 else f" (positions {', '.join(ids)})"
         lines.append(f"Rollouts: {text}{which}.")
-    policies = sorted({_text(e.row.get("evaluator_policy")) for e in entries
-                       if not e.error and _text(e.row.get("evaluator_policy"))})
+    policies = sorted({_evaluator_text(e.row) for e in entries
+                       if not e.error and _evaluator_text(e.row)})
     if policies:
         lines.append(f"Cube actions from the rollouts' rates, else the evaluator's; best plays "
                      f"by the evaluator; evaluator: {', '.join(policies)}.")

@@ -289,11 +289,11 @@ def replay_games(entry: ReportEntry, threads: int | None = None,
     return equities
 
 
-def decision_row(entry: ReportEntry, policy: str) -> dict:
+def decision_row(entry: ReportEntry, policy: str, plies: int = 1) -> dict:
     """The decision columns of ``bgcli batch`` for an entry (``bgcli.batch.DECISION_COLUMNS``
     less the option it records): the cube action from the entry's rollout rates when it has
-    them, else from the evaluator (``policy``), null after the roll; the evaluator's best play
-    for the position's rolled dice, null without."""
+    them, else from the evaluator (``policy`` at ``plies``), null after the roll; the
+    evaluator's best play for the position's rolled dice, null without."""
     from ..batch import best_play_values, cube_values, roll_for
 
     situation = entry.situation
@@ -307,20 +307,22 @@ def decision_row(entry: ReportEntry, policy: str) -> dict:
     else:
         from ..evaluation import position_probabilities
 
-        probabilities, source = position_probabilities(situation.position, policy), "evaluator"
+        probabilities = position_probabilities(situation.position, policy, plies)
+        source = "evaluator"
     row = cube_values(situation, probabilities, source)
-    row.update(best_play_values(situation.position, roll_for(situation), policy))
+    row.update(best_play_values(situation.position, roll_for(situation), policy, plies))
     row["evaluator_policy"] = policy
+    row["evaluator_plies"] = plies
     return row
 
 
 def analyse(entries: list[ReportEntry], settings, master_seed: int, rollouts: bool = True,
             on_done: Callable[[int, ReportEntry], None] | None = None,
             progress: Callable[[int, ReportEntry, int, int], None] | None = None,
-            decisions: bool = True) -> list[ReportEntry]:
+            decisions: bool = True, plies: int = 1) -> list[ReportEntry]:
     """Fill in what each entry lacks: race metrics always, a rollout (kept per game) when
     ``rollouts``, then the decision columns when ``decisions`` (``decision_row``, the
-    evaluator being ``settings.policy``); ``on_done`` hears of each entry rolled out here or
+    evaluator being ``settings.policy`` at ``plies``); ``on_done`` hears of each entry rolled out here or
     failing here. Seeds are ``bgcli batch``'s: each position's is derived from ``master_seed``
     and its IDs, so the rows equal ``bgcli batch``'s for the same settings."""
     from ..batch import position_seed
@@ -349,7 +351,7 @@ def analyse(entries: list[ReportEntry], settings, master_seed: int, rollouts: bo
                 row.update(master_seed=master_seed, seed=seed)
                 entry.games = equities
             if decisions and not entry.has_decisions:
-                row.update(decision_row(entry, settings.policy))
+                row.update(decision_row(entry, settings.policy, plies))
         except BgcliError as exc:
             row["error"] = str(exc)
             worked = True
