@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from bgcli.cube import CubeOwner, cubeful_equity
-from bgcli.decisions import cubeful_cube_decision
+from bgcli.decisions import cube_decision, cubeful_cube_decision
 from bgcli.errors import BgcliError
 from bgcli.notation.detect import parse_situation
 from bgcli.position import Position
@@ -53,13 +53,17 @@ def test_game_points_are_cube_multiples_of_game_values():
 
 
 def test_too_good_to_double_plays_for_the_gammon():
-    # the root player's opponent is crushed: the root never doubles (too good) and the
-    # opponent never wants to, so every game is worth its cubeless points
-    crushing = Position.from_points({1: 3, 2: 3, 3: 3}, {25: 2, 1: 13})
-    result = rollout(crushing, SETTINGS)
-    cubeless = result.values @ WEIGHTS - 1.0
-    np.testing.assert_allclose(result.cube_points, cubeless)
-    assert cubeless.mean() > 1.5
+    # three checkers left on the 1-point against fifteen on the opponent's midpoint, past
+    # them: the root wins a gammon in every game (the opponent gets one roll, too few to bear
+    # a checker off). Too good to double, it never turns the cube, and the opponent, with no
+    # chance, never wants to: every game is worth its cubeless +2.
+    gammon = Position.from_points({1: 3}, {13: 15})
+    result = rollout(gammon, SETTINGS)
+    np.testing.assert_array_equal(result.values @ WEIGHTS - 1.0, np.full(144, 2.0))
+    np.testing.assert_array_equal(result.cube_points, np.full(144, 2.0))
+    # had it doubled (and been passed), games would be worth +1
+    assert cube_decision(parse_situation(gammon.position_id()),
+                         [1, 1, 0, 0, 0]).action == "Too good to double, pass"
 
 
 def test_a_pass_ends_the_game_at_the_cube_value():
