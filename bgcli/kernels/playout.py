@@ -49,7 +49,7 @@ def trial_seed(seed, trial):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _swap_sides(probs, out):
+def swap_sides(probs, out):
     """Probabilities of the other side: its win is our loss, its gammons ours lost."""
     out[0] = 1.0 - probs[0]
     out[1] = probs[3]
@@ -65,7 +65,7 @@ def _best_value(count, policy, params, weights, boards, probs, mover_best):
     chooses with ``weights``, its float32 copy of the net (see ``net_choose``)."""
     if policy == POLICY_NET:
         choice = net_choose(count, weights, boards, probs)
-        _swap_sides(probs, mover_best)
+        swap_sides(probs, mover_best)
         return choice
     best = -1e9
     choice = 0
@@ -75,7 +75,7 @@ def _best_value(count, policy, params, weights, boards, probs, mover_best):
         if value > best:
             best = value
             choice = i
-            _swap_sides(probs, mover_best)
+            swap_sides(probs, mover_best)
     return choice
 
 
@@ -186,7 +186,7 @@ def play_trial(board, state, first_rolls, initial, policy, params, weights, trun
             for k in range(5):
                 out[k] = probs[k]
         else:
-            _swap_sides(probs, out)
+            swap_sides(probs, out)
         if cubeful and finished:
             points = cube * _game_points(out, jacoby and owner == 0)
         elif cubeful:

@@ -14,20 +14,7 @@ from numba import njit
 
 from .evaluate import equity, evaluate, twosided_win
 from .movegen import generate_plays, new_buffers
-
-#: The 21 distinct rolls and their weights out of 36.
-ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], dtype=np.int64)
-ROLL_WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in ROLLS]) / 36.0
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _mover_side(probs, out):
-    """Probabilities of the other side: its win is our loss, its gammons ours lost."""
-    out[0] = 1.0 - probs[0]
-    out[1] = probs[3]
-    out[2] = probs[4]
-    out[3] = probs[1]
-    out[4] = probs[2]
+from .playout import ROLL_WEIGHTS, ROLLS, swap_sides
 
 
 @njit(cache=True, nogil=True)
@@ -56,7 +43,7 @@ def one_ply(board, policy, params, buffers, out):
             value = -equity(probs)
             if value > best:
                 best = value
-                _mover_side(probs, best_probs)
+                swap_sides(probs, best_probs)
         for k in range(5):
             out[k] += ROLL_WEIGHTS[r] * best_probs[k]
 
@@ -81,4 +68,4 @@ def score_boards(count, plies, policy, params, boards, out):
         turned[0, :] = boards[i, 1]  # the opponent now on roll (row 1)
         turned[1, :] = boards[i, 0]
         probabilities_at(turned, plies, policy, params, buffers, probs)
-        _mover_side(probs, out[i])
+        swap_sides(probs, out[i])
