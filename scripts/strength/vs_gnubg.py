@@ -3,6 +3,9 @@
     pip install gnubg        # the GNU Backgammon engine as a Python module (bench only)
     python scripts/strength/vs_gnubg.py --deals 2500 --seed 1 -o scripts/strength/results.json
 
+bgcli plays greedily at 0 ply (the policy of its rollouts), or with ``--plies 1`` at 1 ply
+(how ``bgcli best`` ranks plays; about 20 ms a move, so take fewer deals).
+
 Every deal is a fixed stream of dice (numpy's PCG64 seeded by (seed, deal)) played twice:
 once with bgcli moving first, once with gnubg in bgcli's seat, so luck cancels in the pair.
 The first roll of a deal is never a double (it is the opening roll). Games are scored
@@ -83,8 +86,8 @@ class GnubgPlayer:
                 return
 
 
-def bgcli_choose(position: Position, dice, policy: str):
-    ranked = rank_plays(position, dice, policy)
+def bgcli_choose(position: Position, dice, policy: str, plies: int = 0):
+    ranked = rank_plays(position, dice, policy, plies)
     return ranked[0].play if ranked else None
 
 
@@ -97,14 +100,14 @@ def points(final: Position) -> int:
 
 
 def play_game(rolls: np.ndarray, bgcli_first: bool, policy: str, gnubg: GnubgPlayer,
-              check_left: list[int]) -> tuple[int, int]:
+              check_left: list[int], plies: int = 0) -> tuple[int, int]:
     """(points for bgcli, plies)."""
     position = Position.start()
     bgcli_on_roll = bgcli_first
     for ply in range(MAX_PLIES):
         dice = (int(rolls[ply % len(rolls), 0]), int(rolls[ply % len(rolls), 1]))
         if bgcli_on_roll:
-            play = bgcli_choose(position, dice, policy)
+            play = bgcli_choose(position, dice, policy, plies)
         else:
             check = check_left[0] > 0
             check_left[0] -= int(check)
@@ -125,6 +128,8 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=2500)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--policy", default="net")
+    parser.add_argument("--plies", type=int, default=0, choices=(0, 1),
+                        help="bgcli's lookahead (0: the greedy policy of rollouts; 1: bgcli best's)")
     parser.add_argument("--check-agreement", type=int, default=2000)
     parser.add_argument("--weights", help="play with these net weights (.npz) instead of the shipped ones")
     parser.add_argument("-o", "--output", help="write the result as JSON here too")
@@ -144,7 +149,7 @@ def main() -> None:
     for deal in range(args.deals):
         rolls = dice_stream(args.seed, deal)
         for bgcli_first in (True, False):
-            won, n = play_game(rolls, bgcli_first, args.policy, gnubg, check_left)
+            won, n = play_game(rolls, bgcli_first, args.policy, gnubg, check_left, args.plies)
             pair_points[deal] += won
             counts[["single", "gammon", "backgammon"][abs(won) - 1]] += 1
             bgcli_wins += won > 0
@@ -157,7 +162,7 @@ def main() -> None:
     games = 2 * args.deals
     result = {
         "opponent": "gnubg 0-ply cubeless (PyPI gnubg " + gnubg.gnubg.version + ")",
-        "policy": args.policy, "seed": args.seed, "deals": args.deals, "games": games,
+        "policy": args.policy, "plies": args.plies, "seed": args.seed, "deals": args.deals, "games": games,
         "ppg": float(per_deal.mean()), "ppg_se": float(per_deal.std(ddof=1) / math.sqrt(args.deals)),
         "bgcli_win_rate": bgcli_wins / games, "results": counts, "plies_per_game": plies / games,
         "gnubg_agreement_checked": gnubg.checked, "gnubg_agreement": gnubg.agreed,
