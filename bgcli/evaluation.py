@@ -9,6 +9,7 @@ equity is cubeless money equity.
 from __future__ import annotations
 
 import functools
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -64,10 +65,22 @@ def _check_plies(plies: int) -> None:
         raise BgcliError(f"plies must be 0 or 1, not {plies}")
 
 
+_thread = threading.local()
+
+
+def _lookahead_buffers() -> tuple:
+    """The move-generation arrays of the 1-ply lookahead (about 330 KB), made once per
+    thread rather than on every evaluation."""
+    if not hasattr(_thread, "buffers"):
+        from .kernels.movegen import new_buffers
+
+        _thread.buffers = new_buffers()
+    return _thread.buffers
+
+
 def position_probabilities(position: Position, policy: str = "net",
                            plies: int = 0) -> np.ndarray:
     """The evaluator's five probabilities for the player on roll, at ``plies`` (0 or 1)."""
-    from .kernels.movegen import new_buffers
     from .kernels.rank import probabilities_at
 
     _check_plies(plies)
@@ -75,7 +88,7 @@ def position_probabilities(position: Position, policy: str = "net",
     code, params = policy_code(policy, bearoff=_needs_bearoff(position))
     out = np.zeros(5)
     probabilities_at(np.array(position.board, dtype=np.int8), plies, code, params,
-                     new_buffers(), out)
+                     _lookahead_buffers(), out)
     return out
 
 
@@ -112,7 +125,7 @@ def rank_plays(position: Position, dice: Dice | tuple[int, int],
     code, params = policy_code(policy, bearoff=_needs_bearoff(position))
     boards = np.stack([play.result.board for play in plays]).astype(np.int8)
     scores = np.zeros((len(plays), 5))
-    score_boards(len(plays), plies, code, params, boards, scores)
+    score_boards(len(plays), plies, code, params, boards, _lookahead_buffers(), scores)
     ranked = [RankedPlay(play, scores[i], cubeless_equity(scores[i])) for i, play in enumerate(plays)]
     order = sorted(range(len(ranked)), key=lambda i: -ranked[i].equity)
     return [ranked[i] for i in order]

@@ -265,10 +265,8 @@ def rollout(position: Position, settings: RolloutSettings = RolloutSettings(),
                 rate = count / max(elapsed, 1e-6)
                 batch = int(min(max(32, rate * _BATCH_SECONDS), 1 << 16))
         if stop_requested.is_set() and done < settings.trials:
-            if done == 0:
-                raise KeyboardInterrupt
-            partial = True
-    except KeyboardInterrupt:  # a second Ctrl-C, or one outside the main thread's handler
+            raise KeyboardInterrupt  # handled below, like an immediate one
+    except KeyboardInterrupt:  # a Ctrl-C (first, second, or outside the main thread)
         partial = True
         if done == 0:
             raise

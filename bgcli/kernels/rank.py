@@ -13,16 +13,9 @@ import numpy as np
 from numba import njit
 
 from .evaluate import equity, evaluate, twosided_win
-from .movegen import generate_plays, new_buffers
+from .movegen import generate_plays
 from .playout import ROLL_WEIGHTS, ROLLS, swap_sides
-
-
-@njit(cache=True, nogil=True)
-def _over(board):
-    for side in range(2):
-        if board[side].sum() == 0:
-            return True
-    return False
+from .random_play import is_finished
 
 
 @njit(cache=True, nogil=True)
@@ -51,19 +44,19 @@ def one_ply(board, policy, params, buffers, out):
 @njit(cache=True, nogil=True)
 def probabilities_at(board, plies, policy, params, buffers, out):
     """The evaluator's probabilities for the player on roll (row 1) at ``plies`` (0 or 1)."""
-    if plies == 0 or _over(board) or twosided_win(board, 1, params) >= 0.0:
+    if plies == 0 or is_finished(board) or twosided_win(board, 1, params) >= 0.0:
         evaluate(board, 1, policy, params, out)  # exact when over or in the table
     else:
         one_ply(board, policy, params, buffers, out)
 
 
 @njit(cache=True, nogil=True)
-def score_boards(count, plies, policy, params, boards, out):
+def score_boards(count, plies, policy, params, boards, buffers, out):
     """``out[i]``: the five cumulative probabilities after the play that led to ``boards[i]``
-    (the mover still row 1), from the mover's side, at ``plies`` (0 or 1) of lookahead."""
+    (the mover still row 1), from the mover's side, at ``plies`` (0 or 1) of lookahead.
+    ``buffers`` (``movegen.new_buffers()``, not holding ``boards``) serve the lookahead."""
     probs = np.empty(5)
     turned = np.empty((2, 25), dtype=np.int8)
-    buffers = new_buffers()  # the lookahead's own: ``boards`` is the caller's
     for i in range(count):
         turned[0, :] = boards[i, 1]  # the opponent now on roll (row 1)
         turned[1, :] = boards[i, 0]
