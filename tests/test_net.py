@@ -45,7 +45,7 @@ def a_middle_game():
 
 
 def test_layout_sizes():
-    assert net.N_INPUTS == 204
+    assert net.N_INPUTS == 210
     assert net.NET_SIZE == net.N_INPUTS * net.N_HIDDEN + 6 * net.N_HIDDEN + 5
     assert net.PARAMS_SIZE == 2 * net.NET_SIZE
 
@@ -56,7 +56,13 @@ def test_encoding_of_the_start_position():
     for i, n in ((5, 5), (7, 3), (12, 5), (23, 2)):
         side[4 * i:4 * i + min(n, 3)] = 1.0
         side[4 * i + 3] = max(n - 3, 0) / 2
-    features = [167 / 167, 0.0, 1 / 6, 1 / 6]  # pips, exposed blots, home points, prime
+    # pips, exposed blots, home points, prime; escape: the back checkers face made points
+    # 5, 7 and 12 pips ahead, and no roll gets past the 12th; containment: the fewest
+    # escapes of an opposing checker from our 10-point back to the bar, which is none, on
+    # their 24-point; no blots, no shots
+    assert [reference_escapes(START, 1, p) for p in range(15, 25)] == [
+        29, 26, 18, 16, 10, 6, 4, 1, 0, 9]
+    features = [167 / 167, 0.0, 1 / 6, 1 / 6, 0.0, 1.0, 0.0]
     expected = np.concatenate([side, side, features, features])
     np.testing.assert_allclose(x, expected)
 
@@ -72,13 +78,83 @@ def test_encoding_of_a_hand_built_position():
     # our blot on our 24 (their 1) point can be hit by any of theirs; their blots on their
     # 19, 5 and 3 points all have checkers of ours behind them (our bar checker at least)
     assert x[196 + 1] == pytest.approx(1 / 5)
-    assert x[200 + 1] == pytest.approx(3 / 5)
+    assert x[203 + 1] == pytest.approx(3 / 5)
     pips_me = 1 * 24 + 4 * 13 + 3 * 8 + 4 * 6 + 2 * 4 + 25
     assert x[196] == pytest.approx(pips_me / 167)
+    assert x[196 + 4] == pytest.approx(reference_escapes(board, 1, 24) / 36)  # from the bar
     # seen from the other side the halves swap
     y, *_ = dense(board, me=0)
     np.testing.assert_array_equal(y[:98], x[98:196])
-    np.testing.assert_array_equal(y[196:200], x[200:204])
+    np.testing.assert_array_equal(y[196:203], x[203:210])
+
+
+def reference_escapes(board, mover, point):
+    """Rolls (of 36) carrying a lone checker of ``mover`` on ``point`` past every point the
+    other side made in the 12 in front of it, moved die by die."""
+    def blocked(pips):
+        p = point - pips
+        return pips <= 12 and p >= 0 and board[1 - mover, 23 - p] >= 2
+
+    furthest = max([k for k in range(1, 13) if blocked(k)], default=0)
+    count = 0
+    for a in range(1, 7):
+        for b in range(1, 7):
+            orders = [[a] * 4] if a == b else [[a, b], [b, a]]
+            escaped = False
+            for dice in orders:
+                pips = 0
+                for die in dice:
+                    pips += die
+                    if blocked(pips):
+                        break
+                    if pips > furthest:
+                        escaped = True
+                        break
+            count += escaped
+    return count
+
+
+def reference_shots(board, side):
+    """Rolls (of 36) with which the other side hits a blot of ``side``, move by move."""
+    other = 1 - side
+    starts = [24] if board[other, 24] > 0 else [p for p in range(25) if board[other, p] > 0]
+    targets = [23 - t for t in range(24) if board[side, t] == 1]
+
+    def open_(q):  # the hitter's point q
+        return board[side, 23 - q] < 2
+
+    def hits(a, b, distance, start):
+        if distance in (a, b):
+            return True
+        if a != b:
+            return a + b == distance and (open_(start - a) or open_(start - b))
+        steps = distance // a
+        return (distance % a == 0 and steps <= 4
+                and all(open_(start - k * a) for k in range(1, steps)))
+
+    return sum(any(hits(a, b, start - target, start)
+                   for start in starts for target in targets if target < start)
+               for a in range(1, 7) for b in range(1, 7))
+
+
+def test_escape_and_shot_counts_by_hand():
+    # a lone blot and a lone hitter d pips away, nothing between: the standard shot table
+    table = [11, 12, 14, 15, 15, 17, 6, 6, 5, 3, 2, 3, 0, 0, 1, 1, 0, 1, 0, 1, 0, 0, 0, 1]
+    for d, expected in enumerate(table, start=1):
+        board = np.zeros((2, 25), dtype=np.int8)
+        board[0, 23] = 1  # side 0's blot, on the hitter's 1-point (index 0)
+        board[1, d] = 1  # d = 24: from the bar
+        made = 0
+        assert net.shots(board, 0, made) == expected == reference_shots(board, 0), d
+    # a point made 3 pips in front of a hitter 6 away stops only 3-3 of its 17 shots
+    board[1] = 0
+    board[1, 6] = 1
+    board[0, 20] = 2  # the hitter's point 3
+    made = 1 << 20
+    assert net.shots(board, 0, made) == 16 == reference_shots(board, 0)
+    # from the bar against the opening position's home board: 2 blocks, 6 and 8 pips ahead
+    assert net.escapes(sum(1 << j for j in range(24) if START[0, j] >= 2), 24) == 9
+    assert reference_escapes(START, 1, 24) == 9
 
 
 def reference_encoding(board, me):
@@ -99,8 +175,12 @@ def reference_encoding(board, me):
         bar = int(board[side, 24])
         x[base + 96] = bar / 2
         x[base + 97] = (15 - int(board[side].sum())) / 15
-        x[196 + 4 * s:200 + 4 * s] = [(pips + 25 * bar) / 167, blots / 5, home / 6,
-                                      best_prime / 6]
+        rear = max([p for p in range(25) if board[side, p] > 0], default=-1)
+        escape = reference_escapes(board, side, rear) / 36 if rear >= 0 else 0.0
+        contain = 1 - min(reference_escapes(board, other, p) for p in range(15, 25)) / 36
+        x[196 + 7 * s:203 + 7 * s] = [(pips + 25 * bar) / 167, blots / 5, home / 6,
+                                      best_prime / 6, escape, contain,
+                                      reference_shots(board, side) / 36]
     return x
 
 
@@ -339,3 +419,33 @@ def test_the_net_policy_is_the_default_and_the_heuristic_selectable():
     assert RolloutSettings().policy == "net"
     probs = probabilities(START, POLICY_NET)
     assert 0.3 < probs[0] < 0.7  # the shipped net, on the symmetric start position
+
+
+def test_widened_weights_are_the_same_function():
+    """scripts/widen_net_inputs.py: a 204-input net pair, carried over, gives the same
+    outputs on the new encoding (its new inputs weigh nothing)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "widen", Path(__file__).parents[1] / "scripts" / "widen_net_inputs.py")
+    widen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(widen)
+    H, n_old = net.N_HIDDEN, widen.OLD_INPUTS
+    old_size = n_old * H + 6 * H + 5
+    old = np.random.default_rng(3).normal(0, 0.3, 2 * old_size)
+    new = widen.widen(old)
+    kept = [i for i in range(net.N_INPUTS)  # the old inputs' places in the new layout
+            if i < 196 or (i - 196) % net.N_FEATURES < widen.OLD_FEATURES]
+    assert len(kept) == n_old
+    for board in random_game_boards(3, seed=11)[::10]:
+        x, *_ = dense(board)
+        for which in (net.CONTACT, net.RACE):
+            o = which * old_size
+            w1 = old[o:o + n_old * H].reshape(n_old, H)
+            z = old[o + n_old * H:o + n_old * H + H] + x[kept] @ w1
+            h = 0.5 + 0.5 * z / (1.0 + np.abs(z))
+            w2 = old[o + n_old * H + H:o + n_old * H + 6 * H].reshape(5, H)
+            y_old = 1.0 / (1.0 + np.exp(-(w2 @ h + old[o + old_size - 5:o + old_size])))
+            np.testing.assert_allclose(reference_forward(new, which * net.NET_SIZE, x), y_old,
+                                       rtol=1e-12)
+    with pytest.raises(ValueError, match="expected"):
+        widen.widen(new)

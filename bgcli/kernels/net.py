@@ -8,15 +8,26 @@ backgammon). At evaluation the outputs are made consistent: a gammon is at most 
 backgammon at most a gammon, and a gammon that can no longer happen (the loser has borne a
 checker off) is zero. Training works on the raw sigmoids.
 
-Input encoding (``N_INPUTS`` = 204 values), for side ``s`` = 0 (on roll) and 1 (opponent),
+Input encoding (``N_INPUTS`` = 210 values), for side ``s`` = 0 (on roll) and 1 (opponent),
 ``base = 98 * s``, each side in its own point numbering (index 0 = its 1-point):
 
 * ``base + 4 * i + u``, point ``i`` 0..23, Tesauro's units for ``n`` checkers:
   ``u=0``: n >= 1, ``u=1``: n >= 2, ``u=2``: n >= 3, ``u=3``: (n - 3) / 2 when n > 3;
 * ``base + 96``: checkers on the bar / 2;  ``base + 97``: checkers borne off / 15;
-* ``196 + 4 * s + f``: hand-made features: ``f=0`` pip count / 167, ``f=1`` blots exposed to
+* ``196 + 7 * s + f``: hand-made features: ``f=0`` pip count / 167, ``f=1`` blots exposed to
   an opposing checker behind them / 5, ``f=2`` home-board points made / 6,
-  ``f=3`` longest prime (consecutive made points) / 6.
+  ``f=3`` longest prime (consecutive made points) / 6, and three contact features in the
+  spirit of gnubg's inputs, each a share of the 36 rolls:
+  ``f=4`` escape: the rolls that carry this side's rearmost checker past every opposing
+  point made in the 12 points in front of it (``escapes``);
+  ``f=5`` containment: 1 - the fewest escaping rolls of an opposing checker standing
+  anywhere from this side's 10-point back to the bar (how well this side's points hold it);
+  ``f=6`` shots: the rolls of the other side that hit a blot of this side (``shots``).
+
+The first 204 inputs are those of the earlier 204-input nets in the same places, except
+that side 1's four features moved from 200..203 to 203..206:
+``scripts/widen_net_inputs.py`` carries such weights over, with zero weights for the new
+inputs, so the wider net starts as the same function.
 
 Weight layout: ``params`` is one flat float64 array holding the contact net then the race net,
 ``NET_SIZE`` values each (``N_HIDDEN`` = H hidden units, N inputs):
@@ -39,8 +50,8 @@ import numpy as np
 from numba import njit
 
 N_SIDE = 98
-N_FEATURES = 4
-N_INPUTS = 2 * N_SIDE + 2 * N_FEATURES  # 204
+N_FEATURES = 7
+N_INPUTS = 2 * N_SIDE + 2 * N_FEATURES  # 210
 N_HIDDEN = 80
 N_OUTPUTS = 5
 W1_SIZE = N_INPUTS * N_HIDDEN
@@ -79,13 +90,13 @@ def is_contact(board, me):
 
 
 #: Per side, the inputs after the points, in the order ``side_inputs`` computes them.
-N_EXTRA = 6
-BAR, OFF, PIPS, BLOTS, HOME, PRIME = range(N_EXTRA)
+N_EXTRA = 9
+BAR, OFF, PIPS, BLOTS, HOME, PRIME, ESCAPE, CONTAIN, SHOTS = range(N_EXTRA)
 
 
 @njit(cache=True, nogil=True, inline="always")
 def extra_input(s, k):
-    """Input index of extra ``k`` (BAR .. PRIME) of encoding side ``s`` (0 on roll)."""
+    """Input index of extra ``k`` (BAR .. SHOTS) of encoding side ``s`` (0 on roll)."""
     if k == BAR:
         return s * N_SIDE + 96
     if k == OFF:
@@ -93,27 +104,135 @@ def extra_input(s, k):
     return 2 * N_SIDE + s * N_FEATURES + (k - PIPS)
 
 
+def _escape_table():
+    """``ESCAPES[mask]``: how many of the 36 rolls carry a lone checker past every blocked
+    point of ``mask`` (bit ``k``: the point ``k + 1`` pips ahead is blocked, 12 bits), each
+    die landing on an open point. Computed for all masks at once (numpy, a few ms)."""
+    masks = np.arange(1 << 12)
+    furthest = np.zeros(masks.size, dtype=np.int64)  # pips to the furthest block (0: none)
+    for k in range(12):
+        furthest[(masks >> k) & 1 == 1] = k + 1
+
+    def open_(pips):
+        return np.ones(masks.size, bool) if pips > 12 else (masks >> (pips - 1)) & 1 == 0
+
+    table = np.zeros(masks.size, dtype=np.int64)
+    for a in range(1, 7):
+        for b in range(1, 7):
+            if a == b:  # up to four steps, each landing open, until past the blocks
+                escaped = np.zeros(masks.size, bool)
+                still_moving = np.ones(masks.size, bool)
+                for step in range(1, 5):
+                    still_moving &= open_(step * a)
+                    escaped |= still_moving & (step * a > furthest)
+            else:
+                escaped = np.zeros(masks.size, bool)
+                for x, y in ((a, b), (b, a)):
+                    escaped |= open_(x) & ((x > furthest) | (open_(x + y) & (x + y > furthest)))
+            table += escaped
+    return table
+
+
+ESCAPES = _escape_table()
+
+
+@njit(cache=True, nogil=True)
+def escapes(made_ahead, point):
+    """Of the 36 rolls, those that carry a checker on ``point`` (its own numbering, 24 = bar)
+    past the points made in the 12 in front of it. ``made_ahead``: bit ``j`` when the
+    *other* side has made its own point ``j``, which is the mover's point ``23 - j``."""
+    # bit k of the shifted mask is the other's point 24 - point + k, the mover's point
+    # point - 1 - k: the point k + 1 pips ahead
+    return ESCAPES[(made_ahead >> (24 - point)) & 4095]
+
+
+def _hit_table():
+    """The ways to move one checker exactly ``d`` pips (1..24) with one roll, as rows
+    ``(rolls, path_a, path_b)`` from ``HIT_ROWS[HIT_FIRST[d]:HIT_FIRST[d + 1]]``: the roll
+    mask ``rolls`` (bit ``6 * (a - 1) + (b - 1)``: the ordered roll a, b) moves it there when
+    none of the points of ``path_a`` is blocked, or none of ``path_b`` (bit ``k``: the point
+    ``k + 1`` pips ahead, where a die lands on the way)."""
+    def roll_bit(a, b):
+        return 1 << (6 * (a - 1) + (b - 1))
+
+    rows, first = [], [0, 0]
+    for d in range(1, 25):
+        if d <= 6:  # one die: every roll that has it
+            rows.append((sum(roll_bit(d, x) | roll_bit(x, d) for x in range(1, 7)), 0, 0))
+        for a in range(1, 7):
+            b = d - a
+            if a < b <= 6:  # either die first, landing on the way
+                rows.append((roll_bit(a, b) | roll_bit(b, a), 1 << (a - 1), 1 << (b - 1)))
+            steps = d // a
+            if d % a == 0 and 2 <= steps <= 4:  # doubles: every step lands on the way
+                path = sum(1 << (k * a - 1) for k in range(1, steps))
+                rows.append((roll_bit(a, a), path, path))
+        first.append(len(rows))
+    return np.array(rows, dtype=np.int64), np.array(first, dtype=np.int64)
+
+
+HIT_ROWS, HIT_FIRST = _hit_table()
+
+
+@njit(cache=True, nogil=True)
+def shots(board, side, made_side):
+    """Of the 36 rolls, those with which the other side can hit a blot of ``side``: one
+    checker moving the whole distance with one die or both (doubles: up to four steps),
+    every die landing on a point ``side`` has not made (``made_side``: bit ``j`` when it
+    made its point ``j``). With checkers on the bar only a checker from the bar hits (the
+    rest must wait for it to enter); nothing else about the other side's play is checked."""
+    other = 1 - side
+    lowest = 24 if board[other, 24] > 0 else 0
+    rolls = np.int64(0)
+    for t in range(24):
+        if board[side, t] != 1:
+            continue
+        target = 23 - t  # the blot's point in the hitter's numbering
+        for start in range(max(target + 1, lowest), min(target + 24, 24) + 1):
+            if board[other, start] == 0:
+                continue
+            # bit k: the hitter's point start - 1 - k, our point 24 - start + k, is made
+            blocked = made_side >> (24 - start)
+            d = start - target
+            for row in range(HIT_FIRST[d], HIT_FIRST[d + 1]):
+                if (blocked & HIT_ROWS[row, 1]) == 0 or (blocked & HIT_ROWS[row, 2]) == 0:
+                    rolls |= HIT_ROWS[row, 0]
+    count = 0
+    while rolls:
+        rolls &= rolls - 1
+        count += 1
+    return count
+
+
 @njit(cache=True, nogil=True)
 def side_inputs(board, side, extras):
-    """The six input values of ``side`` beyond its points (bar, borne off, and the four
-    hand-made features, scaled as the net sees them) into ``extras[0:6]``."""
+    """The ``N_EXTRA`` input values of ``side`` beyond its points (bar, borne off, and the
+    seven hand-made features, scaled as the net sees them) into ``extras``."""
     other = 1 - side
     other_rear = -1  # the other side's rearmost checker, in its own numbering (24 = bar)
+    made_other = np.int64(0)
     for index in range(24, -1, -1):
-        if board[other, index] > 0:
+        c = board[other, index]
+        if c > 0 and other_rear < 0:
             other_rear = index
-            break
+        if c >= 2 and index < 24:
+            made_other |= np.int64(1) << index
     left = 0
     pips = 0
     blots = 0
     home = 0
     prime = 0
     best_prime = 0
+    rear = -1
+    made = np.int64(0)
     for i in range(24):
         c = np.int64(board[side, i])
         left += c
         pips += c * (i + 1)
+        if c > 0:
+            rear = i
         if c >= 2:
+            made |= np.int64(1) << i
             prime += 1
             if prime > best_prime:
                 best_prime = prime
@@ -126,14 +245,22 @@ def side_inputs(board, side, extras):
             if c == 1 and other_rear >= 24 - i:
                 blots += 1
     bar = np.int64(board[side, 24])
+    if bar > 0:
+        rear = 24
     left += bar
     pips += 25 * bar
+    fewest = 36
+    for point in range(15, 25):  # an opposing checker from our 10-point back to the bar
+        fewest = min(fewest, escapes(made, point))
     extras[BAR] = bar * 0.5
     extras[OFF] = (15 - left) / 15.0
     extras[PIPS] = pips * _PIP_SCALE
     extras[BLOTS] = blots / 5.0
     extras[HOME] = home / 6.0
     extras[PRIME] = best_prime / 6.0
+    extras[ESCAPE] = escapes(made_other, rear) / 36.0 if rear >= 0 else 0.0
+    extras[CONTAIN] = (36 - fewest) / 36.0
+    extras[SHOTS] = shots(board, side, made) / 36.0 if blots > 0 else 0.0
 
 
 @njit(cache=True, nogil=True, inline="always")
