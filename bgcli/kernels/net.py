@@ -48,6 +48,7 @@ import math
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros  # count trailing zero bits (one instruction)
 
 N_SIDE = 98
 N_FEATURES = 7
@@ -89,7 +90,7 @@ def is_contact(board, me):
     return not (my_rear + 1 < 24 - your_rear)
 
 
-#: Per side, the inputs after the points, in the order ``side_inputs`` computes them.
+#: Per side, the inputs after the points, in the order ``board_inputs`` computes them.
 N_EXTRA = 9
 BAR, OFF, PIPS, BLOTS, HOME, PRIME, ESCAPE, CONTAIN, SHOTS = range(N_EXTRA)
 
@@ -172,6 +173,65 @@ def _hit_table():
 
 
 HIT_ROWS, HIT_FIRST = _hit_table()
+#: Pips up to which the hitting rolls are looked up whole (the rows beyond: doubles only).
+NEAR = 12
+
+
+def _near_hit_table():
+    """``NEAR_HITS[NEAR_FIRST[d] + blocked]``: the rolls that move one checker exactly ``d``
+    pips (1..NEAR), the points ahead blocked as ``blocked`` says (bit ``k``: ``k + 1`` pips
+    ahead; only the ``d - 1`` points before the target matter): ``HIT_ROWS`` folded into
+    one lookup, 4,095 masks in all."""
+    first = [0, 0]
+    for d in range(1, NEAR + 1):
+        first.append(first[-1] + (1 << (d - 1)))
+    table = np.zeros(first[-1], dtype=np.int64)
+    for d in range(1, NEAR + 1):
+        blocked = np.arange(1 << (d - 1))
+        for rolls, path_a, path_b in HIT_ROWS[HIT_FIRST[d]:HIT_FIRST[d + 1]]:
+            moves = ((blocked & path_a) == 0) | ((blocked & path_b) == 0)
+            table[first[d]:first[d + 1]] |= np.where(moves, rolls, 0)
+    return table, np.array(first, dtype=np.int64)
+
+
+NEAR_HITS, NEAR_FIRST = _near_hit_table()
+_ALL_ROLLS = (1 << 36) - 1
+
+
+@njit(cache=True, nogil=True)
+def _count_shots(blots, hitters, made):
+    """Of the 36 rolls, those that hit a blot of one side (``blots``: bit ``t`` for its blot
+    on its point ``t``; ``made``: bit ``j`` for its made point ``j``) with a checker of the
+    other side (``hitters``: bit ``h`` for its checker on its point ``h``, 24 = bar)."""
+    rolls = np.int64(0)
+    while blots:
+        t = trailing_zeros(blots)  # the lowest blot left; then clear its bit
+        blots &= blots - 1
+        target = 23 - t  # the blot's point in the hitter's numbering
+        ahead = hitters >> (target + 1)  # bit d - 1: a hitter d pips away
+        while ahead:
+            d = trailing_zeros(ahead) + 1
+            ahead &= ahead - 1
+            # bit k: the hitter's point start - 1 - k, our point 24 - start + k
+            blocked = made >> (24 - target - d)
+            if d <= NEAR:
+                rolls |= NEAR_HITS[NEAR_FIRST[d] + (blocked & ((1 << (d - 1)) - 1))]
+            else:
+                for row in range(HIT_FIRST[d], HIT_FIRST[d + 1]):
+                    if (blocked & HIT_ROWS[row, 1]) == 0 or (blocked & HIT_ROWS[row, 2]) == 0:
+                        rolls |= HIT_ROWS[row, 0]
+        if rolls == _ALL_ROLLS:
+            break
+    return _bit_count(rolls)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _bit_count(bits):
+    count = 0
+    while bits:
+        bits &= bits - 1
+        count += 1
+    return count
 
 
 @njit(cache=True, nogil=True)
@@ -181,86 +241,86 @@ def shots(board, side, made_side):
     every die landing on a point ``side`` has not made (``made_side``: bit ``j`` when it
     made its point ``j``). With checkers on the bar only a checker from the bar hits (the
     rest must wait for it to enter); nothing else about the other side's play is checked."""
-    other = 1 - side
-    lowest = 24 if board[other, 24] > 0 else 0
-    rolls = np.int64(0)
-    for t in range(24):
-        if board[side, t] != 1:
-            continue
-        target = 23 - t  # the blot's point in the hitter's numbering
-        for start in range(max(target + 1, lowest), min(target + 24, 24) + 1):
-            if board[other, start] == 0:
-                continue
-            # bit k: the hitter's point start - 1 - k, our point 24 - start + k, is made
-            blocked = made_side >> (24 - start)
-            d = start - target
-            for row in range(HIT_FIRST[d], HIT_FIRST[d + 1]):
-                if (blocked & HIT_ROWS[row, 1]) == 0 or (blocked & HIT_ROWS[row, 2]) == 0:
-                    rolls |= HIT_ROWS[row, 0]
-    count = 0
-    while rolls:
-        rolls &= rolls - 1
-        count += 1
-    return count
+    blots = np.int64(0)
+    hitters = np.int64(0)
+    for i in range(25):
+        if i < 24 and board[side, i] == 1:
+            blots |= np.int64(1) << i
+        if board[1 - side, i] > 0:
+            hitters |= np.int64(1) << i
+    if board[1 - side, 24] > 0:
+        hitters = np.int64(1) << 24
+    return _count_shots(blots, hitters, made_side)
 
 
-@njit(cache=True, nogil=True)
-def side_inputs(board, side, extras):
-    """The ``N_EXTRA`` input values of ``side`` beyond its points (bar, borne off, and the
-    seven hand-made features, scaled as the net sees them) into ``extras``."""
-    other = 1 - side
-    other_rear = -1  # the other side's rearmost checker, in its own numbering (24 = bar)
-    made_other = np.int64(0)
-    for index in range(24, -1, -1):
-        c = board[other, index]
-        if c > 0 and other_rear < 0:
-            other_rear = index
-        if c >= 2 and index < 24:
-            made_other |= np.int64(1) << index
+@njit(cache=True, nogil=True, inline="always")
+def _scan(board, side):
+    """One side's counts and point masks (bit ``i``: its point ``i``; 24 = bar)."""
     left = 0
     pips = 0
-    blots = 0
     home = 0
     prime = 0
     best_prime = 0
     rear = -1
     made = np.int64(0)
+    blots = np.int64(0)
+    occupied = np.int64(0)
     for i in range(24):
         c = np.int64(board[side, i])
-        left += c
-        pips += c * (i + 1)
         if c > 0:
+            left += c
+            pips += c * (i + 1)
             rear = i
+            occupied |= np.int64(1) << i
         if c >= 2:
             made |= np.int64(1) << i
             prime += 1
-            if prime > best_prime:
-                best_prime = prime
+            best_prime = max(best_prime, prime)
             if i < 6:
                 home += 1
         else:
             prime = 0
-            # a blot is exposed when an opposing checker is behind it: on the other
-            # side's points 24 - i .. bar, i.e. when its rearmost checker is that far back
-            if c == 1 and other_rear >= 24 - i:
-                blots += 1
+            if c == 1:
+                blots |= np.int64(1) << i
     bar = np.int64(board[side, 24])
     if bar > 0:
         rear = 24
-    left += bar
-    pips += 25 * bar
+        occupied |= np.int64(1) << 24
+    return left + bar, pips + 25 * bar, bar, made, blots, occupied, home, best_prime, rear
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _side_features(extras, scan, other_scan):
+    left, pips, bar, made, blots, _, home, best_prime, rear = scan
+    _, _, other_bar, other_made, _, other_occupied, _, _, other_rear = other_scan
+    # a blot is exposed when an opposing checker is behind it: on the other side's points
+    # 24 - i .. bar, i.e. when the other's rearmost checker is that far back
+    behind = 24 - other_rear  # 25 when the other side has no checker left
+    exposed = (blots >> behind) << behind
     fewest = 36
     for point in range(15, 25):  # an opposing checker from our 10-point back to the bar
         fewest = min(fewest, escapes(made, point))
+    hitters = (np.int64(1) << 24) if other_bar > 0 else other_occupied
     extras[BAR] = bar * 0.5
     extras[OFF] = (15 - left) / 15.0
     extras[PIPS] = pips * _PIP_SCALE
-    extras[BLOTS] = blots / 5.0
+    extras[BLOTS] = _bit_count(exposed) / 5.0
     extras[HOME] = home / 6.0
     extras[PRIME] = best_prime / 6.0
-    extras[ESCAPE] = escapes(made_other, rear) / 36.0 if rear >= 0 else 0.0
+    extras[ESCAPE] = escapes(other_made, rear) / 36.0 if rear >= 0 else 0.0
     extras[CONTAIN] = (36 - fewest) / 36.0
-    extras[SHOTS] = shots(board, side, made) / 36.0 if blots > 0 else 0.0
+    extras[SHOTS] = _count_shots(exposed, hitters, made) / 36.0 if exposed else 0.0
+
+
+@njit(cache=True, nogil=True)
+def board_inputs(board, me, extras):
+    """The ``N_EXTRA`` input values beyond the points (bar, borne off, and the seven
+    hand-made features, scaled as the net sees them) of ``me`` into ``extras[0]`` and of
+    the other side into ``extras[1]``."""
+    mine = _scan(board, me)
+    theirs = _scan(board, 1 - me)
+    _side_features(extras[0], mine, theirs)
+    _side_features(extras[1], theirs, mine)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -275,6 +335,8 @@ def point_unit(c, u):
 def encode(board, me, idx, val):
     """Write the nonzero inputs of ``board`` seen by ``me`` into ``idx``/``val``; their count.
     Per side: its points' units, then its extras (bar, off, features) in input order."""
+    extras = np.empty((2, N_EXTRA), dtype=val.dtype)
+    board_inputs(board, me, extras)
     n = 0
     for s in range(2):
         side = me if s == 0 else 1 - me
@@ -297,10 +359,8 @@ def encode(board, me, idx, val):
                             idx[n] = base + 4 * i + 3
                             val[n] = (c - 3) * 0.5
                             n += 1
-        first = n
-        side_inputs(board, side, val[first:first + N_EXTRA])  # then keep the nonzero ones
         for k in range(N_EXTRA):
-            v = val[first + k]
+            v = extras[s, k]
             if v != 0.0:
                 idx[n] = extra_input(s, k)
                 val[n] = v
@@ -510,8 +570,7 @@ def net_choose(count, weights, boards, probs):
         else:
             net = CONTACT if is_contact(board, 0) else RACE
             offset = net * NET_SIZE
-            for s in range(2):
-                side_inputs(board, s, extras[s])
+            board_inputs(board, 0, extras)
             if not have_ref[net]:
                 n = encode(board, 0, idx, val)
                 forward(weights, offset, idx, val, n, z, h, y)
