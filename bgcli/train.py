@@ -71,6 +71,9 @@ class TrainState:
     lam: float = 0.7
     # learning-rate changes made on resuming: [{"from_games": g, "alpha": a}, ...]
     alpha_changes: list[dict] = field(default_factory=list)
+    # the runs that made the starting weights, oldest first, and this run's first game
+    history: list[dict] = field(default_factory=list)
+    run_from: int = 0
 
 
 def strength(params: np.ndarray, opponent: str, deals: int, seed: int = CHECK_SEED) -> dict:
@@ -111,7 +114,8 @@ def train(settings: TrainSettings, resume: str | Path | None = None,
                            wall_s=record.get("wall_s", 0.0), plies=record.get("plies", 0.0),
                            checks=record.get("checks", []), seed=record["seed"],
                            alpha=record["alpha"], lam=record["lambda"],
-                           alpha_changes=record.get("alpha_changes", []))
+                           alpha_changes=record.get("alpha_changes", []),
+                           history=record.get("history", []), run_from=record["games"])
         if resume_alpha is not None and resume_alpha != state.alpha:
             state.alpha = resume_alpha
             state.alpha_changes.append({"from_games": state.games, "alpha": resume_alpha})
@@ -181,12 +185,17 @@ def _check(state: TrainState, settings: TrainSettings, progress: Progress | None
 
 
 def make_record(state: TrainState, command: str) -> dict:
+    """The weights' record. ``history`` lists every run that made them, oldest first, as
+    ``{"command", "games": [first, last], "alpha"}``: a resumed run adds itself to the
+    checkpoint's list."""
     from . import __version__
     from .kernels.net import N_HIDDEN, N_INPUTS
+
+    this_run = {"command": command, "games": [state.run_from, state.games], "alpha": state.alpha}
 
     return {"method": "TD(lambda) self-play, both sides greedy 0-ply by the net being trained",
             "net": f"contact and race nets, {N_INPUTS}-{N_HIDDEN}-5 each",
             "command": command, "bgcli_version": __version__, "games": state.games,
             "seed": state.seed, "alpha": state.alpha, "lambda": state.lam,
             "wall_s": round(state.wall_s, 1), "plies": state.plies, "checks": state.checks,
-            "alpha_changes": state.alpha_changes}
+            "alpha_changes": state.alpha_changes, "history": state.history + [this_run]}

@@ -6,7 +6,7 @@ The 204-input nets (up to bgcli 0.x, session 3) had four hand-made features per 
 version has ``N_FEATURES`` (the same four first, then escape, containment and shots; see
 ``bgcli.kernels.net``). Every old weight keeps its place except side 1's features, which
 move up; the rows of the new inputs are zero, so the widened net is the same function
-(training then learns the new rows). The record gets a ``widened`` note and keeps the rest.
+(training then learns the new rows). The record's ``history`` gets an entry for the step.
 """
 
 from __future__ import annotations
@@ -53,8 +53,12 @@ def main() -> None:
     with np.load(args.old) as data:
         old = np.asarray(data["params"], dtype=np.float64)
         record = json.loads(str(data["record"]))
-    record["widened"] = (f"from a {OLD_INPUTS}-input net at {record.get('games')} games: "
-                         f"its weights kept, zero weights for the new inputs")
+    games = record.get("games")
+    record["history"] = record.get("history", []) + [{
+        "command": f"python scripts/widen_net_inputs.py {args.old} {args.new}",
+        "games": [games, games],
+        "note": f"{OLD_INPUTS} inputs widened to {net.N_INPUTS}: the same function, the new "
+                f"inputs' weights zero"}]
     save_weights(args.new, widen(old), record)
     print(f"{args.new}: {net.N_INPUTS}-{net.N_HIDDEN}-5 nets, {record.get('games')} games")
 

@@ -407,6 +407,10 @@ def test_train_command(capsys, tmp_path):
     assert code == 0, err
     record = json.loads(out)
     assert record["alpha"] == 0.05 and record["alpha_changes"] == [{"from_games": 60, "alpha": 0.05}]
+    # each run, resumed or not, is in the history
+    assert [(run["games"], run["alpha"]) for run in record["history"]] == [
+        ([0, 40], 0.1), ([40, 60], 0.1), ([60, 70], 0.05)]
+    assert all(run["command"].startswith("bgcli train --games") for run in record["history"])
     code, _, err = run(capsys, "train", "--alpha", "0")
     assert code == 2 and "alpha" in err
 
