@@ -415,6 +415,36 @@ def test_train_command(capsys, tmp_path):
     assert code == 2 and "alpha" in err
 
 
+def test_sigterm_saves_the_checkpoint_of_the_games_finished(tmp_path):
+    """A training stopped by SIGTERM (a scheduler, ``kill``) keeps what it learnt."""
+    import signal
+    import subprocess
+    import sys
+
+    path = tmp_path / "ck.npz"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bgcli", "train", "--games", "100000000", "-o", str(path),
+         "--checkpoint-every", "100000000", "--check-every", "100000000"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        for line in process.stderr:  # the first progress line: games are being played
+            if line.startswith("trained"):
+                break
+        assert not path.exists()  # no periodic checkpoint is due
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=60)
+        stderr = process.stderr.read()
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        process.stderr.close()
+    assert process.returncode == 130, stderr
+    from bgcli.net import read_weights
+    _, record = read_weights(path)
+    assert record["games"] > 0 and record["history"][-1]["games"] == [0, record["games"]]
+
+
 def test_the_net_policy_is_the_default_and_the_heuristic_selectable():
     from bgcli.kernels.evaluate import POLICY_NAMES, POLICY_NET, probabilities
     from bgcli.rollout import RolloutSettings

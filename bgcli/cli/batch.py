@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import contextlib
 import enum
-import signal
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Optional
 
 import typer
 
-from .common import app, parse_dice_option
+from .common import app, parse_dice_option, sigterm_as_interrupt
 from .inputs import InputError
 
 
@@ -105,23 +102,6 @@ class _BatchProgress:
         if self.bar is not None:
             self.bar.stop()
             self.bar = None
-
-
-@contextlib.contextmanager
-def _sigterm_as_interrupt():
-    """SIGTERM stops the batch the way Ctrl-C does: rows written stay, files are closed."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def handler(signum, frame):
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def _output_format(output: Optional[Path], fmt: Optional[BatchFormat], resume: bool,
@@ -272,7 +252,7 @@ def batch(
     interrupted = False
     began = time.monotonic()
     try:
-        with _sigterm_as_interrupt():
+        with sigterm_as_interrupt():
             for outcome in run_batch(items, plan, done=done.keys if done is not None else set(),
                                      client=client, games_progress=progress.on_games):
                 if outcome.error is not None:

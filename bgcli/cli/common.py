@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
 from typing import Optional
 
 import typer
@@ -81,3 +84,21 @@ def situations(positions, input_file):
             yield raw, parse_situation(raw.text), None
         except BgcliError as exc:
             yield raw, None, exc
+
+
+@contextlib.contextmanager
+def sigterm_as_interrupt():
+    """SIGTERM (``kill``, a job scheduler) stops a long command the way Ctrl-C does: what is
+    done so far is kept (rows written, a checkpoint saved), files are closed."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

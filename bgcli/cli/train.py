@@ -9,7 +9,7 @@ from typing import Optional
 
 import typer
 
-from .common import app
+from .common import app, sigterm_as_interrupt
 
 
 @app.command()
@@ -27,7 +27,10 @@ def train(
     record_json: Optional[Path] = typer.Option(None, "--record", help="Also write the training record as JSON to this file."),
 ) -> None:
     """Train the neural evaluator by TD(lambda) self-play; progress on stderr, the record
-    (games, seed, wall time, strength checks) as JSON on stdout."""
+    (games, seed, wall time, strength checks, history of runs) as JSON on stdout. Ctrl-C or
+    SIGTERM saves the checkpoint of the games finished, then exits 130.
+
+    Example:  bgcli train --games 250000 --seed 1 -o net.npz   (then: --resume net.npz)"""
     from ..train import TrainSettings, make_record
     from ..train import train as run_training
 
@@ -45,8 +48,9 @@ def train(
                          + given_alpha + ["--lambda", str(lam)]
                          + (["--minutes", str(minutes)] if minutes is not None else [])
                          + (["--resume", str(resume)] if resume is not None else []))
-    state = run_training(settings, resume=resume, command=command,
-                         resume_alpha=alpha if resume is not None else None)
+    with sigterm_as_interrupt():  # either saves the checkpoint, then exits 130
+        state = run_training(settings, resume=resume, command=command,
+                             resume_alpha=alpha if resume is not None else None)
     record = make_record(state, command)
     text = json.dumps(record, indent=2, sort_keys=True)
     if record_json is not None:
