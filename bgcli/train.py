@@ -7,9 +7,10 @@ games: ``check_deals`` deals each played twice with the same dice and the sides 
 net against the heuristic and against random play, as points per game for the net with its
 standard error (over deals, each deal's two games averaged).
 
-A run is a pure function of (seed, alpha, lambda, starting weights, games): game ``g`` draws
-its dice from its own stream, so resuming from a checkpoint at game ``g`` gives the same
-weights as running straight through.
+A run is a pure function of (seed, alpha, lambda, exploration share, starting weights,
+games): game ``g`` draws its dice (and its random opening, when exploring) from its own
+stream, so resuming from a checkpoint at game ``g`` gives the same weights as running
+straight through.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ class TrainSettings:
     seed: int = 1
     alpha: float = 0.1
     lam: float = 0.7
+    explore: float = 0.0
     minutes: float | None = None
     checkpoint: str | None = None
     checkpoint_every: int = 5_000
@@ -51,6 +53,8 @@ class TrainSettings:
             out.append(f"alpha must be in (0, 1], not {self.alpha}")
         if not 0.0 <= self.lam <= 1.0:
             out.append(f"lambda must be in [0, 1], not {self.lam}")
+        if not 0.0 <= self.explore <= 1.0:
+            out.append(f"explore must be in [0, 1], not {self.explore}")
         for name in ("checkpoint_every", "check_every", "batch"):
             if getattr(self, name) <= 0:
                 out.append(f"{name.replace('_', '-')} must be > 0")
@@ -69,6 +73,7 @@ class TrainState:
     seed: int = 1
     alpha: float = 0.1
     lam: float = 0.7
+    explore: float = 0.0
     # learning-rate changes made on resuming: [{"from_games": g, "alpha": a}, ...]
     alpha_changes: list[dict] = field(default_factory=list)
     # the runs that made the starting weights, oldest first, and this run's first game
@@ -99,10 +104,11 @@ def _stderr(line: str) -> None:
 
 def train(settings: TrainSettings, resume: str | Path | None = None,
           command: str = "", progress: Progress | None = _stderr,
-          resume_alpha: float | None = None) -> TrainState:
+          resume_alpha: float | None = None, resume_explore: float | None = None) -> TrainState:
     """Train until ``settings.games`` games in all (or ``settings.minutes`` pass). A resumed
-    run keeps the checkpoint's seed, alpha and lambda, except that ``resume_alpha`` sets a
-    new learning rate from here on (recorded in ``alpha_changes``)."""
+    run keeps the checkpoint's seed, alpha, lambda and exploration share, except that
+    ``resume_alpha`` sets a new learning rate from here on (recorded in ``alpha_changes``)
+    and ``resume_explore`` a new share (recorded in the run's ``history`` entry)."""
     from .kernels.net import init_params
 
     problems = settings.problems()
@@ -115,13 +121,16 @@ def train(settings: TrainSettings, resume: str | Path | None = None,
                            checks=record.get("checks", []), seed=record["seed"],
                            alpha=record["alpha"], lam=record["lambda"],
                            alpha_changes=record.get("alpha_changes", []),
-                           history=record.get("history", []), run_from=record["games"])
+                           history=record.get("history", []), run_from=record["games"],
+                           explore=record.get("explore", 0.0))
         if resume_alpha is not None and resume_alpha != state.alpha:
             state.alpha = resume_alpha
             state.alpha_changes.append({"from_games": state.games, "alpha": resume_alpha})
+        if resume_explore is not None:
+            state.explore = resume_explore
     else:
         state = TrainState(params=init_params(settings.seed), seed=settings.seed,
-                           alpha=settings.alpha, lam=settings.lam)
+                           alpha=settings.alpha, lam=settings.lam, explore=settings.explore)
     start = np.ascontiguousarray(Position.start().board, dtype=np.int8)
     began = time.perf_counter()
     wall0 = state.wall_s
@@ -151,7 +160,8 @@ def _run(state: TrainState, settings: TrainSettings, start: np.ndarray, began: f
         count = min(settings.batch, settings.games - state.games)
         stats[:] = 0.0
         params = state.params.copy()  # an interrupted batch leaves the state as it was
-        td_train(params, start, state.seed, state.games, count, state.alpha, state.lam, stats)
+        td_train(params, start, state.seed, state.games, count, state.alpha, state.lam,
+                 state.explore, stats)
         before = state.games
         state.params, state.games = params, state.games + count
         state.plies += stats[0]
@@ -191,11 +201,13 @@ def make_record(state: TrainState, command: str) -> dict:
     from . import __version__
     from .kernels.net import N_HIDDEN, N_INPUTS
 
-    this_run = {"command": command, "games": [state.run_from, state.games], "alpha": state.alpha}
+    this_run = {"command": command, "games": [state.run_from, state.games], "alpha": state.alpha,
+                "explore": state.explore}
 
     return {"method": "TD(lambda) self-play, both sides greedy 0-ply by the net being trained",
             "net": f"contact and race nets, {N_INPUTS}-{N_HIDDEN}-5 each",
             "command": command, "bgcli_version": __version__, "games": state.games,
             "seed": state.seed, "alpha": state.alpha, "lambda": state.lam,
+            "explore": state.explore,
             "wall_s": round(state.wall_s, 1), "plies": state.plies, "checks": state.checks,
             "alpha_changes": state.alpha_changes, "history": state.history + [this_run]}

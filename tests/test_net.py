@@ -333,6 +333,39 @@ def test_training_is_reproducible_and_resumable(tmp_path):
     assert annealed.alpha == 0.02 and annealed.alpha_changes == [{"from_games": 100, "alpha": 0.02}]
 
 
+def test_exploring_games_open_randomly_and_stay_reproducible(tmp_path):
+    from bgcli.kernels.movegen import new_buffers
+    from bgcli.kernels.selfplay import EXPLORE_PLIES, _random_opening
+    from bgcli.train import TrainSettings, train
+
+    buffers = new_buffers()
+    state = np.array([12345], dtype=np.uint64)
+    board = START.copy()
+    assert _random_opening(board, state, 0.0, *buffers) == 0
+    assert state[0] == 12345 and np.array_equal(board, START)  # nothing drawn, nothing played
+    counts = []
+    for seed in range(40):
+        state[0] = seed + 1
+        board = START.copy()
+        plies = _random_opening(board, state, 1.0, *buffers)
+        counts.append(plies)
+        assert 1 <= plies <= EXPLORE_PLIES and not np.array_equal(board, START)
+        assert board[0].sum() == board[1].sum() == 15  # none borne off so soon
+    assert len(set(counts)) > 5
+    # training with exploration: reproducible, resumable, recorded, and not plain training
+    settings = TrainSettings(games=120, seed=5, batch=40, check_every=10**9, explore=0.5)
+    first = train(settings, progress=None)
+    plain = train(TrainSettings(games=120, seed=5, batch=40, check_every=10**9), progress=None)
+    assert not np.array_equal(first.params, plain.params)
+    path = tmp_path / "half.npz"
+    train(TrainSettings(games=40, seed=5, batch=40, check_every=10**9, explore=0.5,
+                        checkpoint=str(path)), progress=None)
+    resumed = train(settings, resume=path, progress=None)
+    np.testing.assert_array_equal(resumed.params, first.params)
+    assert resumed.explore == 0.5
+    assert TrainSettings(explore=1.5).problems() == ["explore must be in [0, 1], not 1.5"]
+
+
 def test_weights_round_trip(tmp_path):
     from bgcli.errors import BgcliError
     from bgcli.net import load_params, read_weights, save_weights
@@ -410,6 +443,15 @@ def test_train_command(capsys, tmp_path):
     # each run, resumed or not, is in the history
     assert [(run["games"], run["alpha"]) for run in record["history"]] == [
         ([0, 40], 0.1), ([40, 60], 0.1), ([60, 70], 0.05)]
+    assert record["explore"] == 0.0
+    code, out, err = run(capsys, "train", "--games", "80", "--resume", str(path), "--explore",
+                         "0.25", "-o", str(path), "--check-every", "1000")
+    assert code == 0, err
+    record = json.loads(out)
+    assert record["explore"] == 0.25 and record["history"][-1]["explore"] == 0.25
+    assert "--explore 0.25" in record["command"]
+    code, _, err = run(capsys, "train", "--explore", "2")
+    assert code == 2 and "explore" in err
     assert all(run["command"].startswith("bgcli train --games") for run in record["history"])
     code, _, err = run(capsys, "train", "--alpha", "0")
     assert code == 2 and "alpha" in err

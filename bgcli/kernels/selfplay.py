@@ -9,6 +9,12 @@ at the end), ``w += alpha * sum_k delta_k * e_k``, then ``e_k = lambda * e_k + g
 
 Dice: game ``g`` of a run seeded ``seed`` draws from ``trial_seed(seed, g)``, so a run resumed
 at game ``g`` plays exactly the games it would have played without stopping.
+
+Exploration (``explore`` > 0): that share of the games opens with 1..``EXPLORE_PLIES``
+uniformly random plays (the count drawn from the game's stream too) before the net takes
+over and learning starts from the position reached. Greedy self-play keeps to the positions
+the net likes; the random openings put it into the others (checkers sent back, crunched
+boards, back games), which rollouts from such positions then need it to play.
 """
 
 from __future__ import annotations
@@ -72,9 +78,36 @@ def _add_traces(params, offset, idx, val, n, z, h, y, player, traces):
         add_gradient(params, offset, idx, val, n, z, h, y, coef, traces[k])
 
 
+#: The most random plays an exploring game opens with: too few to finish a game.
+EXPLORE_PLIES = 10
+
+
+@njit(cache=True, nogil=True)
+def _random_opening(board, state, explore, boards, steps, keys, table, work):
+    """With probability ``explore``, play 1..EXPLORE_PLIES uniformly random plies on
+    ``board`` (row 1 on roll, swapped after each); the number played (0 when not exploring;
+    then nothing is drawn from ``state``)."""
+    if explore <= 0.0:
+        return 0
+    if (next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0) >= explore:
+        return 0
+    plies = 1 + np.int64(next_u64(state) % np.uint64(EXPLORE_PLIES))
+    for ply in range(plies):
+        d1, d2 = roll_dice(state)
+        while ply == 0 and d1 == d2:
+            d1, d2 = roll_dice(state)
+        count, _ = generate_plays(board, d1, d2, boards, steps, keys, table, work)
+        choice = np.int64(next_u64(state) % np.uint64(count))
+        for index in range(25):
+            board[0, index] = boards[choice, 1, index]
+            board[1, index] = boards[choice, 0, index]
+    return plies
+
+
 @njit(cache=True, nogil=True, error_model="numpy")
-def td_train(params, start, seed, first_game, n_games, alpha, lam, stats):
-    """Train ``params`` in place on games ``first_game .. first_game + n_games - 1``.
+def td_train(params, start, seed, first_game, n_games, alpha, lam, explore, stats):
+    """Train ``params`` in place on games ``first_game .. first_game + n_games - 1``, the
+    share ``explore`` of them from a random opening (see the module docstring).
 
     ``stats`` (float64[3]) accumulates plies played, player 0's points, games."""
     boards, steps, keys, table, work = new_buffers()
@@ -94,12 +127,12 @@ def td_train(params, start, seed, first_game, n_games, alpha, lam, stats):
         state[0] = trial_seed(seed, game)
         board[:, :] = start
         traces[:, :] = 0.0
-        player = 0
+        ply = _random_opening(board, state, explore, boards, steps, keys, table, work)
+        player = ply % 2
         offset, n = _evaluate_into(params, board, player, idx, val, z, h, y, now)
         _add_traces(params, offset, idx, val, n, z, h, y, player, traces)
         used_contact = offset == 0
         used_race = offset != 0
-        ply = 0
         while True:
             d1, d2 = roll_dice(state)
             while ply == 0 and d1 == d2:
