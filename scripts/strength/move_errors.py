@@ -1,0 +1,117 @@
+"""Why rollouts from a position differ from gnubg's: gnubg 0-ply judges bgcli's moves.
+
+    pip install gnubg        # the GNU Backgammon engine as a Python module (bench only)
+    python scripts/strength/move_errors.py 5u42AADAzJwBMw 4HPwATDgc/ABMA --games 30 \\
+        -o scripts/strength/move_errors.json
+
+From each position bgcli's greedy net plays ``--games`` games against itself (the games of a
+rollout; dice from numpy's PCG64 seeded by ``--seed``). At every move gnubg's 0-ply
+evaluation scores each legal play, and the move's *error* is the cubeless equity between
+gnubg's favourite and bgcli's choice. Errors are reported per side (``first``: the side on
+roll in the position, ``second``: its opponent), over the whole game and over each side's
+first 10 moves, where the position's theme still holds. A side whose errors run well above
+those of the opening position is where bgcli's playouts, and so its rollout, part from
+gnubg's. gnubg is the judge here only, never a teacher.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+import bgcli.net
+from bgcli import __version__
+from bgcli.evaluation import cubeless_equity
+from bgcli.moves import legal_plays
+from bgcli.position import Position
+
+sys.path.insert(0, str(Path(__file__).parent))
+from vs_gnubg import GnubgPlayer, bgcli_choose  # noqa: E402
+
+EARLY_MOVES = 10
+BIG_ERROR = 0.02
+
+
+def move_error(judge: GnubgPlayer, plays, chosen) -> float:
+    """gnubg 0-ply's cubeless equity of its favourite play minus that of ``chosen``."""
+    scores = []
+    for play in plays:
+        if play.result.is_game_over():
+            scores.append(np.inf)  # finishing is always best
+            continue
+        reply = judge.gnubg.evaluate(judge.board(play.result.swapped()), judge.cube, judge.context)
+        scores.append(-cubeless_equity(reply[:5]))
+    mine = next(score for play, score in zip(plays, scores)
+                if np.array_equal(play.result.board, chosen.result.board))
+    return float(max(scores) - mine) if np.isfinite(mine) else 0.0
+
+
+def judge_position(judge: GnubgPlayer, position_id: str, games: int, seed: int) -> dict:
+    rng = np.random.default_rng([seed, games])
+    errors = {"first": [], "second": []}
+    early = {"first": [], "second": []}
+    for _ in range(games):
+        position, side, moves = Position.from_id(position_id), "first", {"first": 0, "second": 0}
+        while True:
+            dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+            plays = legal_plays(position, dice)
+            if plays:
+                chosen = bgcli_choose(position, dice, "net")
+                error = move_error(judge, plays, chosen)
+                errors[side].append(error)
+                if moves[side] < EARLY_MOVES:
+                    early[side].append(error)
+                moves[side] += 1
+                if chosen.result.is_game_over():
+                    break
+                position = chosen.result.swapped()
+            else:
+                position = position.swapped()
+            side = "second" if side == "first" else "first"
+
+    def summary(values: list[float]) -> dict:
+        a = np.array(values)
+        return {"moves": int(a.size), "mean_error": round(float(a.mean()), 5),
+                "share_over_0.02": round(float(np.mean(a > BIG_ERROR)), 4)}
+
+    return {"position_id": position_id, "games": games,
+            **{f"{side}_all": summary(errors[side]) for side in errors},
+            **{f"{side}_first_{EARLY_MOVES}": summary(early[side]) for side in early}}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("positions", nargs="+", help="GNU Backgammon Position IDs")
+    parser.add_argument("--games", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--weights", help="judge these net weights (.npz) instead of the shipped ones")
+    parser.add_argument("-o", "--output", help="write the result as JSON here too")
+    args = parser.parse_args()
+    if args.weights:
+        bgcli.net.DEFAULT_WEIGHTS = Path(args.weights)
+    judge = GnubgPlayer()
+    began = time.perf_counter()
+    rows = []
+    for position_id in args.positions:
+        row = judge_position(judge, position_id, args.games, args.seed)
+        rows.append(row)
+        print(f"{position_id}: " + "  ".join(
+            f"{key} {value['mean_error']:.4f} ({value['share_over_0.02']:.0%} > 0.02)"
+            for key, value in row.items() if isinstance(value, dict)), file=sys.stderr)
+    result = {"rows": rows, "seed": args.seed, "judge": "gnubg 0-ply, cubeless",
+              "net_games": bgcli.net.weights_record(bgcli.net.DEFAULT_WEIGHTS).get("games"),
+              "weights": args.weights or "shipped", "bgcli_version": __version__,
+              "seconds": round(time.perf_counter() - began, 1)}
+    text = json.dumps(result, indent=1)
+    print(text)
+    if args.output:
+        Path(args.output).write_text(text + "\n")
+
+
+if __name__ == "__main__":
+    main()
