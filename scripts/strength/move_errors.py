@@ -31,7 +31,7 @@ from bgcli.moves import legal_plays
 from bgcli.position import Position
 
 sys.path.insert(0, str(Path(__file__).parent))
-from vs_gnubg import GnubgPlayer, bgcli_choose  # noqa: E402
+from vs_gnubg import GnubgPlayer, bgcli_choose, points  # noqa: E402
 
 EARLY_MOVES = 10
 BIG_ERROR = 0.02
@@ -41,14 +41,14 @@ def move_error(judge: GnubgPlayer, plays, chosen) -> float:
     """gnubg 0-ply's cubeless equity of its favourite play minus that of ``chosen``."""
     scores = []
     for play in plays:
-        if play.result.is_game_over():
-            scores.append(np.inf)  # finishing is always best
+        if play.result.is_game_over():  # the game's points (a gammon or backgammon may be
+            scores.append(float(points(play.result)))  # worth waiting for: not always best)
             continue
         reply = judge.gnubg.evaluate(judge.board(play.result.swapped()), judge.cube, judge.context)
         scores.append(-cubeless_equity(reply[:5]))
     mine = next(score for play, score in zip(plays, scores)
                 if np.array_equal(play.result.board, chosen.result.board))
-    return float(max(scores) - mine) if np.isfinite(mine) else 0.0
+    return float(max(scores) - mine)
 
 
 def judge_position(judge: GnubgPlayer, position_id: str, games: int, seed: int) -> dict:
