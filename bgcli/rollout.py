@@ -40,8 +40,8 @@ class RolloutSettings:
     seed: int | None = None
     policy: str = "net"
     truncate: int = 0  # plies; 0 plays every game to the end
-    # off by default: the evaluators' luck estimates cut the variance 2.5x (heuristic) to 8x
-    # (net) for about 20x the work per game (scripts/bench_rollout.py)
+    # off by default: the evaluators' luck estimates cut the variance 2.5x (heuristic) to
+    # about 20x (net) for 20-30x the work per game (scripts/bench_rollout.py)
     variance_reduction: bool = False
     quasi_random: bool = True
     # end a game once both sides are in the exact two-sided bear-off table, scored exactly
