@@ -25,6 +25,12 @@ def next_u64(state):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def uniform(state):
+    """A float in [0, 1) from the stream's top 53 bits."""
+    return (next_u64(state) >> uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True, nogil=True, inline="always")
 def roll_dice(state):
     """Two dice 1..6 from one draw (36 outcomes, rejection keeps them exactly uniform)."""
     while True:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, uint64
 
-from .dice import next_u64, roll_dice
+from .dice import next_u64, roll_dice, uniform
 from .evaluate import POLICY_RANDOM, equity, evaluate
 from .movegen import generate_plays, new_buffers
 from .net import (MAX_NONZERO, N_HIDDEN, N_OUTPUTS, NET_SIZE, PARAMS_SIZE, add_gradient,
@@ -89,7 +89,7 @@ def _random_opening(board, state, explore, boards, steps, keys, table, work):
     then nothing is drawn from ``state``)."""
     if explore <= 0.0:
         return 0
-    if (next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0) >= explore:
+    if uniform(state) >= explore:
         return 0
     plies = 1 + np.int64(next_u64(state) % np.uint64(EXPLORE_PLIES))
     for ply in range(plies):
