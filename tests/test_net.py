@@ -381,6 +381,10 @@ def test_weights_round_trip(tmp_path):
     np.savez(bad, params=np.zeros(3), n_inputs=1, n_hidden=2, record="{}")
     with pytest.raises(BgcliError, match="1-2-5 net"):
         read_weights(bad)
+    old_layout = tmp_path / "old.npz"  # an earlier 204-input net: the error says what to do
+    np.savez(old_layout, params=np.zeros(3), n_inputs=204, n_hidden=net.N_HIDDEN, record="{}")
+    with pytest.raises(BgcliError, match="widen_net_inputs.py"):
+        read_weights(old_layout)
 
 
 def test_shipped_weights_load_and_have_a_record():
