@@ -28,7 +28,7 @@ from bgcli import __version__
 from bgcli.batch import (DECISION_COLUMNS, RACE_COLUMNS, ROLLOUT_COLUMNS, TAIL_COLUMNS,
                          BatchPlan, columns, journal_path, position_seed, read_done)
 from bgcli.cli.app import main
-from cli_helpers import run
+from cli_helpers import reaped, run, stop
 from bgcli.collections import Entry, EntryError, read_collection
 from bgcli.errors import CollectionError
 from bgcli.position import Position
@@ -579,16 +579,9 @@ def test_sigterm_closes_a_parquet_file_properly(capsys, tmp_path, long_study):
     collection, settings = long_study
     out = tmp_path / "out.parquet"
     process = _start_batch(collection, out, *settings, "--seed", "9")
-    try:
+    with reaped(process):
         _wait_for_rows(journal_path(out), 2, process)
-        process.send_signal(signal.SIGTERM)
-        process.wait(timeout=60)
-        stderr = process.stderr.read()
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-        process.stderr.close()
+        stderr = stop(process, signal.SIGTERM)
     assert process.returncode == 130, stderr
     assert not journal_path(out).exists()
     assert 2 <= len(read_rows(out)) < 10

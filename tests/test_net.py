@@ -10,7 +10,7 @@ import pytest
 
 from bgcli.kernels import net
 from bgcli.position import Position
-from cli_helpers import run
+from cli_helpers import reaped, run, stop
 
 START = np.ascontiguousarray(Position.start().board, dtype=np.int8)
 
@@ -472,19 +472,12 @@ def test_sigterm_saves_the_checkpoint_of_the_games_finished(tmp_path):
         [sys.executable, "-m", "bgcli", "train", "--games", "100000000", "-o", str(path),
          "--checkpoint-every", "100000000", "--check-every", "100000000"],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    try:
+    with reaped(process):
         for line in process.stderr:  # the first progress line: games are being played
             if line.startswith("trained"):
                 break
         assert not path.exists()  # no periodic checkpoint is due
-        process.send_signal(signal.SIGTERM)
-        process.wait(timeout=60)
-        stderr = process.stderr.read()
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-        process.stderr.close()
+        stderr = stop(process, signal.SIGTERM)
     assert process.returncode == 130, stderr
     from bgcli.net import read_weights
     _, record = read_weights(path)
