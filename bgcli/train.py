@@ -123,6 +123,9 @@ def train(settings: TrainSettings, resume: str | Path | None = None,
                            alpha_changes=record.get("alpha_changes", []),
                            history=record.get("history", []), run_from=record["games"],
                            explore=record.get("explore", 0.0))
+        if settings.games <= state.games:  # --games counts all games, the earlier ones too
+            raise BgcliError(f"{resume} already has {state.games} games: --games counts them "
+                             f"too, so give more than {state.games}")
         if resume_alpha is not None and resume_alpha != state.alpha:
             state.alpha = resume_alpha
             state.alpha_changes.append({"from_games": state.games, "alpha": resume_alpha})

@@ -454,6 +454,10 @@ def test_train_command(capsys, tmp_path):
     record = json.loads(out)
     assert record["explore"] == 0.25 and record["history"][-1]["explore"] == 0.25
     assert "--explore 0.25" in record["command"]
+    # --games counts the checkpoint's games: asking for no more is an error, not a no-op run
+    code, out, err = run(capsys, "train", "--games", "80", "--resume", str(path), "-o", str(path))
+    assert code != 0 and out == "" and "already has 80 games" in err and "Traceback" not in err
+    assert json.loads(str(np.load(path)["record"]))["history"] == record["history"]
     code, _, err = run(capsys, "train", "--explore", "2")
     assert code == 2 and "explore" in err
     assert all(run["command"].startswith("bgcli train --games") for run in record["history"])
