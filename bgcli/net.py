@@ -51,8 +51,10 @@ def read_weights(path: str | Path) -> tuple[np.ndarray, dict]:
     except (OSError, KeyError, ValueError) as exc:
         raise BgcliError(f"cannot read net weights: {exc}: {str(path)!r}") from exc
     if shape != (n_inputs, n_hidden) or params.shape != (size,):
-        hint = (" (scripts/widen_net_inputs.py in bgcli's source carries 204-input weights over)"
-                if shape == (204, n_hidden) else "")
+        # the earlier layouts: 196 point inputs and fewer hand-made features per side
+        older = shape[1] == n_hidden and 196 < shape[0] < n_inputs and shape[0] % 2 == 0
+        hint = (f" (scripts/widen_net_inputs.py in bgcli's source carries {shape[0]}-input "
+                f"weights over)" if older else "")
         raise BgcliError(f"net weights are for a {shape[0]}-{shape[1]}-5 net, this version "
                          f"uses {n_inputs}-{n_hidden}-5{hint}: {str(path)!r}")
     return params, record

@@ -45,7 +45,7 @@ def a_middle_game():
 
 
 def test_layout_sizes():
-    assert net.N_INPUTS == 210
+    assert net.N_INPUTS == 218
     assert net.NET_SIZE == net.N_INPUTS * net.N_HIDDEN + 6 * net.N_HIDDEN + 5
     assert net.PARAMS_SIZE == 2 * net.NET_SIZE
 
@@ -59,10 +59,13 @@ def test_encoding_of_the_start_position():
     # pips, exposed blots, home points, prime; escape: the back checkers face made points
     # 5, 7 and 12 pips ahead, and no roll gets past the 12th; containment: the fewest
     # escapes of an opposing checker from our 10-point back to the bar, which is none, on
-    # their 24-point; no blots, no shots
+    # their 24-point; no blots, no shots, no pips lost; to break contact the checkers
+    # must pass the other's back checkers on our 1-point: all 167 pips;
+    # timing: the anchor and two on the 6-point stay, the rest can move 5*12 + 3*7 + 3*5;
+    # one point held in the other's home board is no back game
     assert [reference_escapes(START, 1, p) for p in range(15, 25)] == [
         29, 26, 18, 16, 10, 6, 4, 1, 0, 9]
-    features = [167 / 167, 0.0, 1 / 6, 1 / 6, 0.0, 1.0, 0.0]
+    features = [167 / 167, 0.0, 1 / 6, 1 / 6, 0.0, 1.0, 0.0, 0.0, 167 / 167, 96 / 100, 0.0]
     expected = np.concatenate([side, side, features, features])
     np.testing.assert_allclose(x, expected)
 
@@ -78,14 +81,19 @@ def test_encoding_of_a_hand_built_position():
     # our blot on our 24 (their 1) point can be hit by any of theirs; their blots on their
     # 19, 5 and 3 points all have checkers of ours behind them (our bar checker at least)
     assert x[196 + 1] == pytest.approx(1 / 5)
-    assert x[203 + 1] == pytest.approx(3 / 5)
+    assert x[207 + 1] == pytest.approx(3 / 5)
     pips_me = 1 * 24 + 4 * 13 + 3 * 8 + 4 * 6 + 2 * 4 + 25
     assert x[196] == pytest.approx(pips_me / 167)
     assert x[196 + 4] == pytest.approx(reference_escapes(board, 1, 24) / 36)  # from the bar
     # seen from the other side the halves swap
     y, *_ = dense(board, me=0)
     np.testing.assert_array_equal(y[:98], x[98:196])
-    np.testing.assert_array_equal(y[196:203], x[203:210])
+    np.testing.assert_array_equal(y[196:207], x[207:218])
+    # their rearmost checker is on their 24-point, our 1-point: to pass it ours must bear
+    # off, all our pips
+    assert x[196 + 8] == pytest.approx(pips_me / 167)
+    # timing: our 24-point blot keeps nothing; the 6 and 4 points keep two checkers each
+    assert x[196 + 9] == pytest.approx((24 + 23 + 4 * 12 + 3 * 7 + 2 * 5 + 0 * 3) / 100)
 
 
 def reference_escapes(board, mover, point):
@@ -116,6 +124,17 @@ def reference_escapes(board, mover, point):
 
 def reference_shots(board, side):
     """Rolls (of 36) with which the other side hits a blot of ``side``, move by move."""
+    return sum(loss > 0 for loss in reference_losses(board, side))
+
+
+def reference_pip_loss(board, side):
+    """Pips ``side`` loses to a hit, summed over the 36 rolls: each roll hits the blot
+    whose loss (pips from its point to the bar) is largest among those it can hit."""
+    return sum(reference_losses(board, side))
+
+
+def reference_losses(board, side):
+    """Per roll (of 36), the most pips a hit of one of ``side``'s blots costs (0: no hit)."""
     other = 1 - side
     starts = [24] if board[other, 24] > 0 else [p for p in range(25) if board[other, p] > 0]
     targets = [23 - t for t in range(24) if board[side, t] == 1]
@@ -132,9 +151,10 @@ def reference_shots(board, side):
         return (distance % a == 0 and steps <= 4
                 and all(open_(start - k * a) for k in range(1, steps)))
 
-    return sum(any(hits(a, b, start - target, start)
-                   for start in starts for target in targets if target < start)
-               for a in range(1, 7) for b in range(1, 7))
+    # a blot on side's point t is the hitter's point 23 - t: hit, it loses 24 - t pips
+    return [max([1 + target for start in starts for target in targets
+                 if target < start and hits(a, b, start - target, start)], default=0)
+            for a in range(1, 7) for b in range(1, 7)]
 
 
 def test_escape_and_shot_counts_by_hand():
@@ -145,13 +165,25 @@ def test_escape_and_shot_counts_by_hand():
         board[0, 23] = 1  # side 0's blot, on the hitter's 1-point (index 0)
         board[1, d] = 1  # d = 24: from the bar
         made = 0
-        assert net.shots(board, 0, made) == expected == reference_shots(board, 0), d
+        rolls, lost = net.shots(board, 0, made)
+        assert rolls == expected == reference_shots(board, 0), d
+        assert lost == expected  # hit on the hitter's 1-point, the blot loses just 1 pip
     # a point made 3 pips in front of a hitter 6 away stops only 3-3 of its 17 shots
     board[1] = 0
     board[1, 6] = 1
     board[0, 20] = 2  # the hitter's point 3
     made = 1 << 20
-    assert net.shots(board, 0, made) == 16 == reference_shots(board, 0)
+    assert net.shots(board, 0, made)[0] == 16 == reference_shots(board, 0)
+    # two blots, 6 and 12 pips in front of the hitter: a roll that can hit either takes the
+    # one on the hitter's 6-point, which loses 7 pips; the other loses 1
+    board[0, 17] = 1
+    board[1, 6] = 0
+    board[1, 12] = 1
+    rolls, lost = net.shots(board, 0, made)
+    losses = reference_losses(board, 0)
+    near, far_only = losses.count(7), losses.count(1)
+    assert near > 0 and far_only > 0 and rolls == near + far_only
+    assert lost == 7 * near + far_only == reference_pip_loss(board, 0)
     # from the bar against the opening position's home board: 2 blocks, 6 and 8 pips ahead
     assert net.escapes(sum(1 << j for j in range(24) if START[0, j] >= 2), 24) == 9
     assert reference_escapes(START, 1, 24) == 9
@@ -162,10 +194,14 @@ def reference_encoding(board, me):
     x = np.zeros(net.N_INPUTS)
     for s, side in enumerate((me, 1 - me)):
         other, base = 1 - side, 98 * s
-        pips = blots = home = prime = best_prime = 0
+        pips = blots = home = prime = best_prime = timing = back = back_points = 0
         for i in range(24):
             n = int(board[side, i])
             pips += n * (i + 1)
+            keep = 2 if n >= 2 and (i < 6 or i >= 18) else 0
+            timing += (n - keep) * i
+            back += n if i >= 18 else 0
+            back_points += n >= 2 and i >= 18
             x[base + 4 * i:base + 4 * i + 3] = [n >= 1, n >= 2, n >= 3]
             x[base + 4 * i + 3] = (n - 3) / 2 if n > 3 else 0.0
             prime = prime + 1 if n >= 2 else 0
@@ -178,9 +214,13 @@ def reference_encoding(board, me):
         rear = max([p for p in range(25) if board[side, p] > 0], default=-1)
         escape = reference_escapes(board, side, rear) / 36 if rear >= 0 else 0.0
         contain = 1 - min(reference_escapes(board, other, p) for p in range(15, 25)) / 36
-        x[196 + 7 * s:203 + 7 * s] = [(pips + 25 * bar) / 167, blots / 5, home / 6,
-                                      best_prime / 6, escape, contain,
-                                      reference_shots(board, side) / 36]
+        # the other's rearmost checker (on the bar: as if on its 24-point), in our numbering
+        rear_at = 23 - min(max(p for p in range(25) if board[other, p] > 0), 23)
+        to_break = sum(int(board[side, p]) * (p + 1 - rear_at) for p in range(rear_at, 25))
+        x[196 + 11 * s:207 + 11 * s] = [
+            (pips + 25 * bar) / 167, blots / 5, home / 6, best_prime / 6, escape, contain,
+            reference_shots(board, side) / 36, reference_pip_loss(board, side) / (36 * 12),
+            to_break / 167, (timing + 24 * bar) / 100, back / 6 if back_points >= 2 else 0.0]
     return x
 
 
@@ -202,10 +242,41 @@ def random_game_boards(games, seed):
 def test_encoding_matches_a_plain_reference_in_random_games():
     boards = random_game_boards(20, seed=5)
     assert len(boards) > 1000
+    seen = np.zeros(net.N_INPUTS, dtype=int)
     for board in boards[::3]:
         for me in (0, 1):
             x, *_ = dense(board, me)
             np.testing.assert_allclose(x, reference_encoding(board, me), rtol=1e-15)
+            seen += x != 0
+    features = seen[196:].reshape(2, net.N_FEATURES)
+    assert (features > 20).all()  # every feature of both sides was checked nonzero, often
+
+
+def test_folding_the_linear_extras_keeps_the_function():
+    """``fold_linear_extras``: pips, borne off and timing are linear in the point and bar
+    inputs, so their rows fold into those rows and b1; every output stays the same, and the
+    incremental chooser skipping those rows picks the same plays."""
+    from bgcli.kernels.movegen import generate_plays, new_buffers
+    params = net.init_params(4) + np.random.default_rng(4).normal(0, 0.2, net.PARAMS_SIZE)
+    folded = net.fold_linear_extras(params)
+    for k in net.LINEAR_EXTRAS:
+        for s in range(2):
+            row = net.extra_input(s, k) * net.N_HIDDEN
+            assert not folded[row:row + net.N_HIDDEN].any() and params[row:row + net.N_HIDDEN].any()
+    buffers = new_buffers()
+    probs, chosen = np.zeros(5), np.zeros(5)
+    boards = random_game_boards(4, seed=21)
+    for ply, board in enumerate(boards[::4]):
+        x, *_ = dense(board)
+        for which in (net.CONTACT, net.RACE):
+            o = which * net.NET_SIZE
+            np.testing.assert_allclose(reference_forward(folded, o, x),
+                                       reference_forward(params, o, x), rtol=1e-10)
+        count, _ = generate_plays(board, 1 + ply % 6, 1 + (ply // 6) % 6, *buffers)
+        plays = buffers[0][:count]
+        assert (net.net_choose(count, folded, plays, chosen, True)
+                == net.net_choose(count, params, plays, probs, False))
+        np.testing.assert_allclose(chosen, probs, rtol=1e-10)
 
 
 def test_incremental_float32_choice_is_the_float64_evaluation():
@@ -214,7 +285,7 @@ def test_incremental_float32_choice_is_the_float64_evaluation():
     from bgcli.kernels.movegen import generate_plays, new_buffers
     from bgcli.net import load_params
     params = load_params(None)
-    weights = net.single_precision(params)
+    weights = net.playout_weights(params)
     assert weights.dtype == np.float32 and weights.size == net.PARAMS_SIZE
     buffers = new_buffers()
     chosen, probs, full = np.zeros(5), np.zeros(5), np.zeros(5)
@@ -223,7 +294,7 @@ def test_incremental_float32_choice_is_the_float64_evaluation():
         dice = (1 + plies % 6, 1 + (plies // 6) % 6)
         count, _ = generate_plays(board, *dice, *buffers)
         boards = buffers[0][:count]
-        choice = net.net_choose(count, weights, boards, chosen)
+        choice = net.net_choose(count, weights, boards, chosen, True)
         values = []
         for result in boards:
             net.net_probabilities(result, 0, params, probs)
@@ -291,7 +362,11 @@ def test_td_update_on_a_terminal_target_moves_the_outputs_toward_it():
     net.add_gradient(params, offset, idx, val, n, z, h, y, target - y, grad)
     params += 0.1 * grad
     net.forward(params, offset, idx, val, n, z, h, y)
-    assert np.all(np.abs(target - y) < np.abs(target - before))
+    # a step along the gradient of the squared error lowers it; the outputs far from their
+    # targets move toward them (those already near may shift a little through the shared
+    # hidden layer)
+    assert ((target - y) ** 2).sum() < ((target - before) ** 2).sum()
+    assert np.all(np.abs(target - y)[:2] < np.abs(target - before)[:2])
 
 
 def test_probabilities_are_consistent_and_exact_when_over():
@@ -381,10 +456,14 @@ def test_weights_round_trip(tmp_path):
     np.savez(bad, params=np.zeros(3), n_inputs=1, n_hidden=2, record="{}")
     with pytest.raises(BgcliError, match="1-2-5 net"):
         read_weights(bad)
-    old_layout = tmp_path / "old.npz"  # an earlier 204-input net: the error says what to do
-    np.savez(old_layout, params=np.zeros(3), n_inputs=204, n_hidden=net.N_HIDDEN, record="{}")
-    with pytest.raises(BgcliError, match="widen_net_inputs.py"):
+    old_layout = tmp_path / "old.npz"  # an earlier 210-input net: the error says what to do
+    np.savez(old_layout, params=np.zeros(3), n_inputs=210, n_hidden=net.N_HIDDEN, record="{}")
+    with pytest.raises(BgcliError, match="widen_net_inputs.py in bgcli's source carries 210-input"):
         read_weights(old_layout)
+    np.savez(old_layout, params=np.zeros(3), n_inputs=230, n_hidden=net.N_HIDDEN, record="{}")
+    with pytest.raises(BgcliError, match="230-80-5 net") as wider:
+        read_weights(old_layout)
+    assert "widen" not in str(wider.value)  # nothing carries a wider net over
 
 
 def test_shipped_weights_load_and_have_a_record():
@@ -498,20 +577,22 @@ def test_the_net_policy_is_the_default_and_the_heuristic_selectable():
     assert 0.3 < probs[0] < 0.7  # the shipped net, on the symmetric start position
 
 
-def test_widened_weights_are_the_same_function():
-    """scripts/widen_net_inputs.py: a 204-input net pair, carried over, gives the same
-    outputs on the new encoding (its new inputs weigh nothing)."""
+@pytest.mark.parametrize("features", [4, 7])  # the 204- and 210-input layouts
+def test_widened_weights_are_the_same_function(features):
+    """scripts/widen_net_inputs.py: an earlier, narrower net pair, carried over, gives the
+    same outputs on the new encoding (its new inputs weigh nothing)."""
     import importlib.util
     spec = importlib.util.spec_from_file_location(
         "widen", Path(__file__).parents[1] / "scripts" / "widen_net_inputs.py")
     widen = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(widen)
-    H, n_old = net.N_HIDDEN, widen.OLD_INPUTS
+    H, n_old = net.N_HIDDEN, 196 + 2 * features
     old_size = n_old * H + 6 * H + 5
     old = np.random.default_rng(3).normal(0, 0.3, 2 * old_size)
+    assert widen.old_features(old.size) == features
     new = widen.widen(old)
     kept = [i for i in range(net.N_INPUTS)  # the old inputs' places in the new layout
-            if i < 196 or (i - 196) % net.N_FEATURES < widen.OLD_FEATURES]
+            if i < 196 or (i - 196) % net.N_FEATURES < features]
     assert len(kept) == n_old
     for board in random_game_boards(3, seed=11)[::10]:
         x, *_ = dense(board)

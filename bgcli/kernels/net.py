@@ -8,13 +8,13 @@ backgammon). At evaluation the outputs are made consistent: a gammon is at most 
 backgammon at most a gammon, and a gammon that can no longer happen (the loser has borne a
 checker off) is zero. Training works on the raw sigmoids.
 
-Input encoding (``N_INPUTS`` = 210 values), for side ``s`` = 0 (on roll) and 1 (opponent),
+Input encoding (``N_INPUTS`` = 218 values), for side ``s`` = 0 (on roll) and 1 (opponent),
 ``base = 98 * s``, each side in its own point numbering (index 0 = its 1-point):
 
 * ``base + 4 * i + u``, point ``i`` 0..23, Tesauro's units for ``n`` checkers:
   ``u=0``: n >= 1, ``u=1``: n >= 2, ``u=2``: n >= 3, ``u=3``: (n - 3) / 2 when n > 3;
 * ``base + 96``: checkers on the bar / 2;  ``base + 97``: checkers borne off / 15;
-* ``196 + 7 * s + f``: hand-made features: ``f=0`` pip count / 167, ``f=1`` blots exposed to
+* ``196 + 11 * s + f``: hand-made features: ``f=0`` pip count / 167, ``f=1`` blots exposed to
   an opposing checker behind them / 5, ``f=2`` home-board points made / 6,
   ``f=3`` longest prime (consecutive made points) / 6, and three contact features in the
   spirit of gnubg's inputs, each a share of the 36 rolls:
@@ -22,12 +22,19 @@ Input encoding (``N_INPUTS`` = 210 values), for side ``s`` = 0 (on roll) and 1 (
   point made in the 12 points in front of it (``escapes``);
   ``f=5`` containment: 1 - the fewest escaping rolls of an opposing checker standing
   anywhere from this side's 10-point back to the bar (how well this side's points hold it);
-  ``f=6`` shots: the rolls of the other side that hit a blot of this side (``shots``).
+  ``f=6`` shots: the rolls of the other side that hit a blot of this side (``shots``);
+  and four more after gnubg's: ``f=7`` pip loss: the pips this side's hit checker loses,
+  averaged over the 36 rolls (a roll that can hit several blots takes the most
+  advanced), / 12; ``f=8`` break contact: the pips its checkers must travel to pass the
+  other side's rearmost checker (one on the bar counts as on its 24-point) / 167; ``f=9`` timing: the pips it can play without
+  breaking a made point of its home board or an anchor in the other's home board (each
+  keeps two checkers; every other checker on its point ``i`` can move ``i`` pips) / 100;
+  ``f=10`` back game: when it holds two or more points in the other's home board, the
+  checkers it has there / 6 (else 0).
 
-The first 204 inputs are those of the earlier 204-input nets in the same places, except
-that side 1's four features moved from 200..203 to 203..206:
-``scripts/widen_net_inputs.py`` carries such weights over, with zero weights for the new
-inputs, so the wider net starts as the same function.
+Earlier nets had fewer features per side (4 up to session 3, 7 in session 4), the same
+ones first: ``scripts/widen_net_inputs.py`` carries such weights over, with zero weights
+for the new inputs, so the wider net starts as the same function.
 
 Weight layout: ``params`` is one flat float64 array holding the contact net then the race net,
 ``NET_SIZE`` values each (``N_HIDDEN`` = H hidden units, N inputs):
@@ -51,8 +58,8 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros  # count trailing zero bits (one instruction)
 
 N_SIDE = 98
-N_FEATURES = 7
-N_INPUTS = 2 * N_SIDE + 2 * N_FEATURES  # 210
+N_FEATURES = 11
+N_INPUTS = 2 * N_SIDE + 2 * N_FEATURES  # 218
 N_HIDDEN = 80
 N_OUTPUTS = 5
 W1_SIZE = N_INPUTS * N_HIDDEN
@@ -91,13 +98,14 @@ def is_contact(board, me):
 
 
 #: Per side, the inputs after the points, in the order ``board_inputs`` computes them.
-N_EXTRA = 9
-BAR, OFF, PIPS, BLOTS, HOME, PRIME, ESCAPE, CONTAIN, SHOTS = range(N_EXTRA)
+N_EXTRA = 13
+(BAR, OFF, PIPS, BLOTS, HOME, PRIME, ESCAPE, CONTAIN, SHOTS, PIP_LOSS, BREAK, TIMING,
+ BACK_GAME) = range(N_EXTRA)
 
 
 @njit(cache=True, nogil=True, inline="always")
 def extra_input(s, k):
-    """Input index of extra ``k`` (BAR .. SHOTS) of encoding side ``s`` (0 on roll)."""
+    """Input index of extra ``k`` (BAR .. BACK_GAME) of encoding side ``s`` (0 on roll)."""
     if k == BAR:
         return s * N_SIDE + 96
     if k == OFF:
@@ -202,41 +210,49 @@ _ALL_ROLLS = (1 << 36) - 1
 def _count_shots(blots, hitters, made):
     """Of the 36 rolls, those that hit a blot of one side (``blots``: bit ``t`` for its blot
     on its point ``t``; ``made``: bit ``j`` for its made point ``j``) with a checker of the
-    other side (``hitters``: bit ``h`` for its checker on its point ``h``, 24 = bar)."""
+    other side (``hitters``: bit ``h`` for its checker on its point ``h``, 24 = bar); and
+    the pips lost to them: each hitting roll costs the most a checker it can hit loses
+    (24 - t from point ``t`` to the bar). Returns ``(rolls, pips lost)``."""
     rolls = np.int64(0)
+    lost = 0
     while blots:
-        t = trailing_zeros(blots)  # the lowest blot left; then clear its bit
+        t = trailing_zeros(blots)  # the lowest blot left (it loses the most); clear its bit
         blots &= blots - 1
         target = 23 - t  # the blot's point in the hitter's numbering
         ahead = hitters >> (target + 1)  # bit d - 1: a hitter d pips away
+        hitting = np.int64(0)
         while ahead:
             d = trailing_zeros(ahead) + 1
             ahead &= ahead - 1
             # bit k: the hitter's point start - 1 - k, our point 24 - start + k
             blocked = made >> (24 - target - d)
             if d <= NEAR:
-                rolls |= NEAR_HITS[NEAR_FIRST[d] + (blocked & ((1 << (d - 1)) - 1))]
+                hitting |= NEAR_HITS[NEAR_FIRST[d] + (blocked & ((1 << (d - 1)) - 1))]
             else:
                 for row in range(HIT_FIRST[d], HIT_FIRST[d + 1]):
                     if (blocked & HIT_ROWS[row, 1]) == 0 or (blocked & HIT_ROWS[row, 2]) == 0:
-                        rolls |= HIT_ROWS[row, 0]
+                        hitting |= HIT_ROWS[row, 0]
+        # blots come most advanced first, so a roll is charged for the first blot it hits
+        lost += _bit_count(hitting & ~rolls) * (24 - t)
+        rolls |= hitting
         if rolls == _ALL_ROLLS:
             break
-    return _bit_count(rolls)
+    return _bit_count(rolls), lost
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _bit_count(bits):
-    count = 0
-    while bits:
-        bits &= bits - 1
-        count += 1
-    return count
+    """Set bits of a nonnegative int64 below bit 56 (a branch-free popcount)."""
+    bits = bits - ((bits >> 1) & 0x5555555555555555)
+    bits = (bits & 0x3333333333333333) + ((bits >> 2) & 0x3333333333333333)
+    bits = (bits + (bits >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return ((bits * 0x0101010101010101) >> 56) & 0xFF
 
 
 @njit(cache=True, nogil=True)
 def shots(board, side, made_side):
-    """Of the 36 rolls, those with which the other side can hit a blot of ``side``: one
+    """Of the 36 rolls, those with which the other side can hit a blot of ``side``, and the
+    pips ``side`` loses to them (see ``_count_shots``): ``(rolls, pips lost)``. A hit is one
     checker moving the whole distance with one die or both (doubles: up to four steps),
     every die landing on a point ``side`` has not made (``made_side``: bit ``j`` when it
     made its point ``j``). With checkers on the bar only a checker from the bar hits (the
@@ -262,6 +278,8 @@ def _scan(board, side):
     prime = 0
     best_prime = 0
     rear = -1
+    free = 0  # timing: pips playable without breaking home points or back anchors
+    back = 0  # checkers in the other side's home board
     made = np.int64(0)
     blots = np.int64(0)
     occupied = np.int64(0)
@@ -272,12 +290,17 @@ def _scan(board, side):
             pips += c * (i + 1)
             rear = i
             occupied |= np.int64(1) << i
+            free += c * i
+            if i >= 18:
+                back += c
         if c >= 2:
             made |= np.int64(1) << i
             prime += 1
             best_prime = max(best_prime, prime)
             if i < 6:
                 home += 1
+            if i < 6 or i >= 18:
+                free -= 2 * i  # two checkers stay to keep the point
         else:
             prime = 0
             if c == 1:
@@ -286,13 +309,30 @@ def _scan(board, side):
     if bar > 0:
         rear = 24
         occupied |= np.int64(1) << 24
-    return left + bar, pips + 25 * bar, bar, made, blots, occupied, home, best_prime, rear
+    return (left + bar, pips + 25 * bar, bar, made, blots, occupied, home, best_prime, rear,
+            free + 24 * bar, back)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _side_features(extras, scan, other_scan):
-    left, pips, bar, made, blots, _, home, best_prime, rear = scan
-    _, _, other_bar, other_made, _, other_occupied, _, _, other_rear = other_scan
+def _break_contact(board, side, pips, left, other_rear):
+    """Pips ``side``'s checkers (``left`` of them, ``pips`` to go) must travel to pass the
+    other side's rearmost checker (on the other's point ``other_rear``, -1 = none left; one
+    on the bar counts as on its 24-point, where it enters at the earliest): to get below
+    that point. Counted as all the pips less those of the checkers already past it."""
+    if other_rear < 0:
+        return 0
+    rear_at = 23 - min(other_rear, 23)  # that checker's point in side's numbering
+    for i in range(rear_at):  # the checkers past it
+        c = np.int64(board[side, i])
+        pips -= c * (i + 1)
+        left -= c
+    return pips - rear_at * left
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _side_features(extras, board, side, scan, other_scan):
+    left, pips, bar, made, blots, _, home, best_prime, rear, free, back = scan
+    _, _, other_bar, other_made, _, other_occupied, _, _, other_rear, _, _ = other_scan
     # a blot is exposed when an opposing checker is behind it: on the other side's points
     # 24 - i .. bar, i.e. when the other's rearmost checker is that far back
     behind = 24 - other_rear  # 25 when the other side has no checker left
@@ -309,18 +349,28 @@ def _side_features(extras, scan, other_scan):
     extras[PRIME] = best_prime / 6.0
     extras[ESCAPE] = escapes(other_made, rear) / 36.0 if rear >= 0 else 0.0
     extras[CONTAIN] = (36 - fewest) / 36.0
-    extras[SHOTS] = _count_shots(exposed, hitters, made) / 36.0 if exposed else 0.0
+    if exposed:
+        rolls, lost = _count_shots(exposed, hitters, made)
+        extras[SHOTS] = rolls / 36.0
+        extras[PIP_LOSS] = lost / (36.0 * 12.0)
+    else:
+        extras[SHOTS] = 0.0
+        extras[PIP_LOSS] = 0.0
+    extras[BREAK] = _break_contact(board, side, pips, left, other_rear) * _PIP_SCALE
+    extras[TIMING] = free / 100.0
+    back_points = _bit_count((made >> 18) & 63)
+    extras[BACK_GAME] = back / 6.0 if back_points >= 2 else 0.0
 
 
 @njit(cache=True, nogil=True)
 def board_inputs(board, me, extras):
-    """The ``N_EXTRA`` input values beyond the points (bar, borne off, and the seven
-    hand-made features, scaled as the net sees them) of ``me`` into ``extras[0]`` and of
-    the other side into ``extras[1]``."""
+    """The ``N_EXTRA`` input values beyond the points (bar, borne off, and the
+    ``N_FEATURES`` hand-made features, scaled as the net sees them) of ``me`` into
+    ``extras[0]`` and of the other side into ``extras[1]``."""
     mine = _scan(board, me)
     theirs = _scan(board, 1 - me)
-    _side_features(extras[0], mine, theirs)
-    _side_features(extras[1], theirs, mine)
+    _side_features(extras[0], board, me, mine, theirs)
+    _side_features(extras[1], board, 1 - me, theirs, mine)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -525,24 +575,68 @@ def init_params(seed: int) -> np.ndarray:
     return params
 
 
+#: Extras that are linear functions of the point and bar inputs (plus a constant).
+LINEAR_EXTRAS = (OFF, PIPS, TIMING)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _linear_part(k, i, u):
+    """How much linear extra ``k`` of a side grows per unit of its input for point ``i``
+    (24: the bar input, bar checkers / 2), unit ``u`` (see ``point_unit``)."""
+    checkers = 2.0 if (u == 3 or i == 24) else 1.0  # per unit of the input
+    if k == OFF:
+        return -checkers / 15.0  # (15 - checkers left) / 15: the constant 1 goes to b1
+    if k == PIPS:
+        return checkers * (i + 1) * _PIP_SCALE  # the bar counts 25 pips
+    keeps_point = u == 1 and i < 24 and (i < 6 or i >= 18)  # TIMING: two stay (see _scan)
+    return (checkers * i - (2.0 * i if keeps_point else 0.0)) / 100.0
+
+
 @njit(cache=True, nogil=True)
-def single_precision(params):
-    """The nets' weights of ``params`` in float32, same layout: what playouts choose with."""
-    return params[:PARAMS_SIZE].astype(np.float32)
+def fold_linear_extras(params):
+    """The same nets with the W1 rows of ``LINEAR_EXTRAS`` folded into the rows of the point
+    and bar inputs (and b1) and then zeroed: ``x_k * W1[k]`` is a sum over those inputs, so
+    every hidden pre-activation is unchanged (up to rounding), and an incremental update
+    need not add those rows."""
+    folded = params[:PARAMS_SIZE].copy()
+    for net in range(2):
+        o = net * NET_SIZE
+        for s in range(2):
+            for k in LINEAR_EXTRAS:
+                extra = o + extra_input(s, k) * N_HIDDEN
+                if k == OFF:
+                    for j in range(N_HIDDEN):
+                        folded[o + B1_AT + j] += folded[extra + j]
+                for i in range(25):
+                    for u in range(4 if i < 24 else 1):
+                        row = o + (s * N_SIDE + (4 * i + u if i < 24 else 96)) * N_HIDDEN
+                        a = _linear_part(k, i, u)
+                        for j in range(N_HIDDEN):
+                            folded[row + j] += a * folded[extra + j]
+                folded[extra:extra + N_HIDDEN] = 0.0
+    return folded
+
+
+@njit(cache=True, nogil=True)
+def playout_weights(params):
+    """What playouts choose with (``net_choose(..., folded=True)``): ``params`` with the
+    linear extras folded (``fold_linear_extras``), in float32."""
+    return fold_linear_extras(params).astype(np.float32)
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def net_choose(count, weights, boards, probs):
+def net_choose(count, weights, boards, probs, folded):
     """Greedy choice among ``count`` result boards (the mover still row 1): the index of the
     play the net values most for the mover, and ``probs`` = the net's probabilities of that
     result from the next player's side (row 0 on roll), as ``net_probabilities`` gives them
     (to the precision of ``weights``).
 
     ``weights`` is laid out like ``params`` and works in its precision. Playouts pass
-    ``single_precision(params)``: float32 halves the memory read and doubles the numbers per
-    vector instruction, and a choice can differ from float64's only between plays whose
-    equities agree to about 1e-6. Training passes its float64 ``params``, which change
-    every ply.
+    ``playout_weights(params)`` and ``folded=True``: float32 halves the memory read and
+    doubles the numbers per vector instruction, and a choice can differ from float64's
+    only between plays whose equities agree to about 1e-6; the linear extras (pips, borne
+    off, timing) are folded into the point rows, so changes of them add no rows. Training
+    passes its float64 ``params``, which change every ply, and ``folded=False``.
 
     The plays of one roll differ in a few points only, so the hidden layer is computed
     incrementally: the first result of each net (contact, race) is evaluated in full, and
@@ -583,6 +677,8 @@ def net_choose(count, weights, boards, probs):
                 _add_point_changes(weights, offset, board, board_ref[net], z)
                 for s in range(2):
                     for k in range(N_EXTRA):
+                        if folded and (k == OFF or k == PIPS or k == TIMING):
+                            continue  # their rows are zero (LINEAR_EXTRAS)
                         d = extras[s, k] - extras_ref[net, s, k]
                         if d != 0.0:
                             _add_row(weights, offset + extra_input(s, k) * N_HIDDEN, d, z)

@@ -29,7 +29,7 @@ from numba import njit, prange, uint64
 from .cube import CENTRED, OWN, THEIRS, cubeful_equity, doubles_and_takes, efficiency
 from .dice import next_u64, roll_dice
 from .evaluate import POLICY_NET, POLICY_RANDOM, equity, evaluate, twosided_win
-from .net import net_choose, single_precision
+from .net import net_choose, playout_weights
 from .movegen import generate_plays, new_buffers
 
 NO_TRUNCATION = 0
@@ -62,9 +62,9 @@ def swap_sides(probs, out):
 def _best_value(count, policy, params, weights, boards, probs, mover_best):
     """Index of the play with the best evaluation among ``count`` result boards (mover =
     row 1); its probabilities from the mover's side go into ``mover_best``. The net policy
-    chooses with ``weights``, its float32 copy of the net (see ``net_choose``)."""
+    chooses with ``weights``, its float32 playout copy of the net (see ``net_choose``)."""
     if policy == POLICY_NET:
-        choice = net_choose(count, weights, boards, probs)
+        choice = net_choose(count, weights, boards, probs, True)
         swap_sides(probs, mover_best)
         return choice
     best = -1e9
@@ -95,7 +95,7 @@ def play_trial(board, state, first_rolls, initial, policy, params, weights, trun
     five outcome values, less the summed luck when ``reduce_variance``, into ``out``.
     With ``bearoff_stop`` a game ends as soon as both sides are in the two-sided bear-off
     table held in ``params``, scored with its exact chances (gnubg's bear-off truncation).
-    The net policy chooses plays with ``weights`` (``net.single_precision(params)``) and
+    The net policy chooses plays with ``weights`` (``net.playout_weights(params)``) and
     evaluates positions (truncation, cube decisions) with ``params``.
 
     With ``cubeful`` (money play) the player on roll may double before each roll when the
@@ -248,7 +248,7 @@ def rollout_trials(start, first_trial, n_trials, seed, first_rolls, initial, pol
     ``first_rolls[i]`` holds trial i's first two roll indices (0..35), or -1 for random ones.
     """
     n_blocks = (n_trials + _BLOCK - 1) // _BLOCK
-    weights = single_precision(params) if policy == POLICY_NET else np.zeros(1, np.float32)
+    weights = playout_weights(params) if policy == POLICY_NET else np.zeros(1, np.float32)
     for block in prange(n_blocks):
         boards, steps, keys, table, work = new_buffers()
         scratch = np.zeros((5, 5))

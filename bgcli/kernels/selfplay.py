@@ -139,7 +139,7 @@ def td_train(params, start, seed, first_game, n_games, alpha, lam, explore, stat
                 d1, d2 = roll_dice(state)
             count, _ = generate_plays(board, d1, d2, boards, steps, keys, table, work)
             # the incremental chooser, in float64 here: the weights change every ply
-            choice = net_choose(count, params, boards, probs)
+            choice = net_choose(count, params, boards, probs, False)
             for index in range(25):
                 board[0, index] = boards[choice, 1, index]
                 board[1, index] = boards[choice, 0, index]
