@@ -51,7 +51,8 @@ def widen(old: np.ndarray) -> np.ndarray:
             old_at = POINT_INPUTS + s * features
             w1_new[new_at:new_at + features] = w1_old[old_at:old_at + features]
         # b1, W2, b2 follow W1 in the same order in both layouts
-        new[o_new + net.W1_SIZE:o_new + net.NET_SIZE] = old[o_old + old_inputs * H:o_old + old_net_size]
+        rest_old = old[o_old + old_inputs * H:o_old + old_net_size]
+        new[o_new + net.W1_SIZE:o_new + net.NET_SIZE] = rest_old
     return new
 
 

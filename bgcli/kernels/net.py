@@ -23,14 +23,18 @@ Input encoding (``N_INPUTS`` = 218 values), for side ``s`` = 0 (on roll) and 1 (
   ``f=5`` containment: 1 - the fewest escaping rolls of an opposing checker standing
   anywhere from this side's 10-point back to the bar (how well this side's points hold it);
   ``f=6`` shots: the rolls of the other side that hit a blot of this side (``shots``);
-  and four more after gnubg's: ``f=7`` pip loss: the pips this side's hit checker loses,
-  averaged over the 36 rolls (a roll that can hit several blots takes the most
-  advanced), / 12; ``f=8`` break contact: the pips its checkers must travel to pass the
-  other side's rearmost checker (one on the bar counts as on its 24-point) / 167; ``f=9`` timing: the pips it can play without
-  breaking a made point of its home board or an anchor in the other's home board (each
-  keeps two checkers; every other checker on its point ``i`` can move ``i`` pips) / 100;
+  and four more after gnubg's:
+  ``f=7`` pip loss: the pips this side's hit checker loses, averaged over the 36 rolls
+  (a roll that can hit several blots takes the most advanced) / 12;
+  ``f=8`` break contact: the pips its checkers must travel to pass the other side's
+  rearmost checker (one on the bar counts as on its 24-point) / 167;
+  ``f=9`` timing: the pips it can play without breaking a made point of its home board or
+  an anchor in the other's home board (each keeps two checkers; every other checker on
+  its point ``i`` can move ``i`` pips) / 100;
   ``f=10`` back game: when it holds two or more points in the other's home board, the
   checkers it has there / 6 (else 0).
+  Pips, borne off and timing are linear in the point and bar inputs; playouts fold them
+  into those rows (``fold_linear_extras``).
 
 Earlier nets had fewer features per side (4 up to session 3, 7 in session 4), the same
 ones first: ``scripts/widen_net_inputs.py`` carries such weights over, with zero weights
