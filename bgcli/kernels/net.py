@@ -353,13 +353,9 @@ def _side_features(extras, board, side, scan, other_scan):
     extras[PRIME] = best_prime / 6.0
     extras[ESCAPE] = escapes(other_made, rear) / 36.0 if rear >= 0 else 0.0
     extras[CONTAIN] = (36 - fewest) / 36.0
-    if exposed:
-        rolls, lost = _count_shots(exposed, hitters, made)
-        extras[SHOTS] = rolls / 36.0
-        extras[PIP_LOSS] = lost / (36.0 * 12.0)
-    else:
-        extras[SHOTS] = 0.0
-        extras[PIP_LOSS] = 0.0
+    rolls, lost = _count_shots(exposed, hitters, made)  # (0, 0) at once with no blot exposed
+    extras[SHOTS] = rolls / 36.0
+    extras[PIP_LOSS] = lost / (36.0 * 12.0)
     extras[BREAK] = _break_contact(board, side, pips, left, other_rear) * _PIP_SCALE
     extras[TIMING] = free / 100.0
     back_points = _bit_count((made >> 18) & 63)
@@ -581,6 +577,7 @@ def init_params(seed: int) -> np.ndarray:
 
 #: Extras that are linear functions of the point and bar inputs (plus a constant).
 LINEAR_EXTRAS = (OFF, PIPS, TIMING)
+_IS_LINEAR = np.array([k in LINEAR_EXTRAS for k in range(N_EXTRA)])  # for net_choose
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -613,7 +610,8 @@ def fold_linear_extras(params):
                         folded[o + B1_AT + j] += folded[extra + j]
                 for i in range(25):
                     for u in range(4 if i < 24 else 1):
-                        row = o + (s * N_SIDE + (4 * i + u if i < 24 else 96)) * N_HIDDEN
+                        input_index = s * N_SIDE + 4 * i + u if i < 24 else extra_input(s, BAR)
+                        row = o + input_index * N_HIDDEN
                         a = _linear_part(k, i, u)
                         for j in range(N_HIDDEN):
                             folded[row + j] += a * folded[extra + j]
@@ -681,8 +679,8 @@ def net_choose(count, weights, boards, probs, folded):
                 _add_point_changes(weights, offset, board, board_ref[net], z)
                 for s in range(2):
                     for k in range(N_EXTRA):
-                        if folded and (k == OFF or k == PIPS or k == TIMING):
-                            continue  # their rows are zero (LINEAR_EXTRAS)
+                        if folded and _IS_LINEAR[k]:
+                            continue  # their rows are zero (fold_linear_extras)
                         d = extras[s, k] - extras_ref[net, s, k]
                         if d != 0.0:
                             _add_row(weights, offset + extra_input(s, k) * N_HIDDEN, d, z)
