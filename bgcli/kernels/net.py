@@ -418,17 +418,25 @@ def encode(board, me, idx, val):
     return n
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _row(weights, start):
+    """The ``N_HIDDEN`` weights from ``start`` on, as a view. Every loop over hidden units
+    indexes such a view from 0, never ``weights[start + j]``: numba wraps negative indices
+    around, and as it cannot tell that ``start + j`` is never negative, it checks every
+    element, which keeps the loop from vectorising (measured: 50-70 ns a row against 8)."""
+    return weights[start:start + N_HIDDEN]
+
+
 @njit(cache=True, nogil=True, error_model="numpy")
 def forward(params, offset, idx, val, n, z, h, y):
     """One net (at ``params[offset:]``) on the sparse input: pre-activations ``z``, hidden
     ``h`` and raw outputs ``y``."""
-    for j in range(N_HIDDEN):
-        z[j] = params[offset + B1_AT + j]
+    z[:] = _row(params, offset + B1_AT)
     for t in range(n):
-        row = offset + idx[t] * N_HIDDEN
+        row = _row(params, offset + idx[t] * N_HIDDEN)
         v = val[t]
         for j in range(N_HIDDEN):
-            z[j] += v * params[row + j]
+            z[j] += v * row[j]
     _outputs(params, offset, z, h, y)
 
 
@@ -446,7 +454,11 @@ def _outputs(params, offset, z, h, y):
     one = h.dtype.type(1.0)
     for j in range(N_HIDDEN):
         h[j] = half + half * z[j] / (one + abs(z[j]))
-    w = offset + W2_AT
+    w0 = _row(params, offset + W2_AT)
+    w1 = _row(params, offset + W2_AT + N_HIDDEN)
+    w2 = _row(params, offset + W2_AT + 2 * N_HIDDEN)
+    w3 = _row(params, offset + W2_AT + 3 * N_HIDDEN)
+    w4 = _row(params, offset + W2_AT + 4 * N_HIDDEN)
     a0 = params[offset + B2_AT]
     a1 = params[offset + B2_AT + 1]
     a2 = params[offset + B2_AT + 2]
@@ -454,11 +466,11 @@ def _outputs(params, offset, z, h, y):
     a4 = params[offset + B2_AT + 4]
     for j in range(N_HIDDEN):
         hj = h[j]
-        a0 += params[w + j] * hj
-        a1 += params[w + N_HIDDEN + j] * hj
-        a2 += params[w + 2 * N_HIDDEN + j] * hj
-        a3 += params[w + 3 * N_HIDDEN + j] * hj
-        a4 += params[w + 4 * N_HIDDEN + j] * hj
+        a0 += w0[j] * hj
+        a1 += w1[j] * hj
+        a2 += w2[j] * hj
+        a3 += w3[j] * hj
+        a4 += w4[j] * hj
     y[0] = _logistic(a0)
     y[1] = _logistic(a1)
     y[2] = _logistic(a2)
@@ -548,19 +560,21 @@ def add_gradient(params, offset, idx, val, n, z, h, y, coef, grad):
         if c == 0.0:
             continue
         grad[offset + B2_AT + k] += c
-        w = offset + W2_AT + k * N_HIDDEN
+        grad_w = _row(grad, offset + W2_AT + k * N_HIDDEN)
+        w = _row(params, offset + W2_AT + k * N_HIDDEN)
         for j in range(N_HIDDEN):
-            grad[w + j] += c * h[j]
-            dh[j] += c * params[w + j]
+            grad_w[j] += c * h[j]
+            dh[j] += c * w[j]
+    grad_b1 = _row(grad, offset + B1_AT)
     for j in range(N_HIDDEN):
         d = 1.0 + abs(z[j])
         dh[j] *= 0.5 / (d * d)  # d h / d z of the rational sigmoid
-        grad[offset + B1_AT + j] += dh[j]
+        grad_b1[j] += dh[j]
     for t in range(n):
-        row = offset + idx[t] * N_HIDDEN
+        grad_row = _row(grad, offset + idx[t] * N_HIDDEN)
         v = val[t]
         for j in range(N_HIDDEN):
-            grad[row + j] += v * dh[j]
+            grad_row[j] += v * dh[j]
 
 
 def init_params(seed: int) -> np.ndarray:
@@ -697,9 +711,10 @@ def net_choose(count, weights, boards, probs, folded):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _add_row(weights, row, scale, z):
+def _add_row(weights, start, scale, z):
+    row = _row(weights, start)
     for j in range(N_HIDDEN):
-        z[j] += scale * weights[row + j]
+        z[j] += scale * row[j]
 
 
 @njit(cache=True, nogil=True, error_model="numpy", inline="always")
@@ -714,9 +729,10 @@ def _add_point_changes(weights, offset, board, board_ref, z):
             c = np.int64(board[s, i])
             c_ref = np.int64(board_ref[s, i])
             if c != c_ref:
-                row = offset + (s * N_SIDE + 4 * i) * N_HIDDEN
+                first = offset + (s * N_SIDE + 4 * i) * N_HIDDEN
                 for u in range(4):
                     d = real(point_unit(c, u) - point_unit(c_ref, u))
                     if d != 0.0:
+                        row = _row(weights, first + u * N_HIDDEN)
                         for j in range(N_HIDDEN):
-                            z[j] += d * weights[row + u * N_HIDDEN + j]
+                            z[j] += d * row[j]

@@ -78,6 +78,22 @@ def _add_traces(params, offset, idx, val, n, z, h, y, player, traces):
         add_gradient(params, offset, idx, val, n, z, h, y, coef, traces[k])
 
 
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _td_update(params, traces, delta, lam):
+    """``params += sum_k delta[k] * traces[k]``, then every trace decays by ``lam``. Takes
+    the slices of the nets in use and indexes them from 0 (as ``net._row`` explains, an
+    offset index would keep the loop from vectorising)."""
+    for i in range(params.shape[0]):
+        params[i] += (delta[0] * traces[0, i] + delta[1] * traces[1, i]
+                      + delta[2] * traces[2, i] + delta[3] * traces[3, i]
+                      + delta[4] * traces[4, i])
+        traces[0, i] *= lam
+        traces[1, i] *= lam
+        traces[2, i] *= lam
+        traces[3, i] *= lam
+        traces[4, i] *= lam
+
+
 #: The most random plays an exploring game opens with: too few to finish a game.
 EXPLORE_PLIES = 10
 
@@ -160,15 +176,7 @@ def td_train(params, start, seed, first_game, n_games, alpha, lam, explore, stat
             # only the nets this game has used have nonzero traces
             lo = 0 if used_contact else NET_SIZE
             hi = PARAMS_SIZE if used_race else NET_SIZE
-            for i in range(lo, hi):
-                params[i] += (delta[0] * traces[0, i] + delta[1] * traces[1, i]
-                              + delta[2] * traces[2, i] + delta[3] * traces[3, i]
-                              + delta[4] * traces[4, i])
-                traces[0, i] *= lam
-                traces[1, i] *= lam
-                traces[2, i] *= lam
-                traces[3, i] *= lam
-                traces[4, i] *= lam
+            _td_update(params[lo:hi], traces[:, lo:hi], delta, lam)
             if over:
                 stats[1] += nxt[0] * 2.0 - 1.0 + nxt[1] + nxt[2] - nxt[3] - nxt[4]
                 break
