@@ -59,7 +59,8 @@ import math
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros  # count trailing zero bits (one instruction)
+# count leading / trailing zero bits (one instruction each)
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 N_SIDE = 98
 N_FEATURES = 11
@@ -273,48 +274,49 @@ def shots(board, side, made_side):
     return _count_shots(blots, hitters, made_side)
 
 
+#: Bits of a side's home-board points (0-5) and of its anchor points in the other's (18-23).
+_HOME_AND_BACK = np.int64(63 | (63 << 18))
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _scan(board, side):
-    """One side's counts and point masks (bit ``i``: its point ``i``; 24 = bar)."""
+    """One side's counts and point masks (bit ``i``: its point ``i``; 24 = bar).
+
+    The loop over the points has no branch: which points hold checkers varies from one
+    play to the next, and a branch on it was mispredicted so often that the scan cost as
+    much as the rest of the features. The counts that need the made points (home points,
+    the longest prime, timing) come from the mask afterwards."""
     left = 0
     pips = 0
-    home = 0
-    prime = 0
-    best_prime = 0
-    rear = -1
     free = 0  # timing: pips playable without breaking home points or back anchors
-    back = 0  # checkers in the other side's home board
     made = np.int64(0)
     blots = np.int64(0)
     occupied = np.int64(0)
     for i in range(24):
         c = np.int64(board[side, i])
-        if c > 0:
-            left += c
-            pips += c * (i + 1)
-            rear = i
-            occupied |= np.int64(1) << i
-            free += c * i
-            if i >= 18:
-                back += c
-        if c >= 2:
-            made |= np.int64(1) << i
-            prime += 1
-            best_prime = max(best_prime, prime)
-            if i < 6:
-                home += 1
-            if i < 6 or i >= 18:
-                free -= 2 * i  # two checkers stay to keep the point
-        else:
-            prime = 0
-            if c == 1:
-                blots |= np.int64(1) << i
+        left += c
+        pips += c * (i + 1)
+        free += c * i
+        occupied |= np.int64(c > 0) << i
+        made |= np.int64(c >= 2) << i
+        blots |= np.int64(c == 1) << i
+    back = 0  # checkers in the other side's home board
+    for i in range(18, 24):
+        back += np.int64(board[side, i])
+    kept = made & _HOME_AND_BACK
+    while kept:  # two checkers stay on each such point
+        free -= 2 * trailing_zeros(kept)
+        kept &= kept - 1
+    best_prime = 0
+    run = made
+    while run:  # each step keeps the points that end a run one longer
+        run &= run << 1
+        best_prime += 1
     bar = np.int64(board[side, 24])
-    if bar > 0:
-        rear = 24
-        occupied |= np.int64(1) << 24
-    return (left + bar, pips + 25 * bar, bar, made, blots, occupied, home, best_prime, rear,
-            free + 24 * bar, back)
+    occupied |= np.int64(bar > 0) << 24
+    rear = 63 - leading_zeros(occupied)  # the highest bit; -1 when none
+    return (left + bar, pips + 25 * bar, bar, made, blots, occupied, _bit_count(made & 63),
+            best_prime, rear, free + 24 * bar, back)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -722,17 +724,26 @@ def _add_point_changes(weights, offset, board, board_ref, z):
     """``z += (x - x_ref) * W1`` over the point inputs of the points where ``board`` (seen
     from row 0) differs from ``board_ref``. Inlined by numba (``inline="always"``), so that
     the row loops see ``z`` as the caller's own array and vectorise: as a call it was
-    measured four times slower."""
+    measured four times slower.
+
+    The points that differ are first gathered into a bit mask without a branch, and of
+    such a point only the units that change are visited: most points of two plays are the
+    same, and a branch per point and per unit was mispredicted often enough to cost more
+    than the rows themselves."""
     real = z.dtype.type
     for s in range(2):  # encoding side s is board row s, as the board is seen by row 0
+        changed = np.int64(0)
         for i in range(24):
+            changed |= np.int64(board[s, i] != board_ref[s, i]) << i
+        while changed:
+            i = trailing_zeros(changed)
+            changed &= changed - 1
             c = np.int64(board[s, i])
             c_ref = np.int64(board_ref[s, i])
-            if c != c_ref:
-                first = offset + (s * N_SIDE + 4 * i) * N_HIDDEN
-                for u in range(4):
-                    d = real(point_unit(c, u) - point_unit(c_ref, u))
-                    if d != 0.0:
-                        row = _row(weights, first + u * N_HIDDEN)
-                        for j in range(N_HIDDEN):
-                            z[j] += d * row[j]
+            first = offset + (s * N_SIDE + 4 * i) * N_HIDDEN
+            step = real(1.0 if c > c_ref else -1.0)
+            for u in range(min(c, c_ref), min(max(c, c_ref), 3)):  # units 0-2: on or off
+                _add_row(weights, first + u * N_HIDDEN, step, z)
+            if max(c, c_ref) > 3:
+                d = real(point_unit(c, 3) - point_unit(c_ref, 3))
+                _add_row(weights, first + 3 * N_HIDDEN, d, z)
