@@ -99,6 +99,12 @@ def is_contact(board, me):
             my_rear = index
         if board[1 - me, index] > 0:
             your_rear = index
+    return _rears_in_contact(my_rear, your_rear)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _rears_in_contact(my_rear, your_rear):
+    """Contact from the two sides' rearmost points (own numbering, 24 = bar, -1 = none)."""
     return not (my_rear + 1 < 24 - your_rear)
 
 
@@ -526,6 +532,12 @@ def make_consistent(board, me, y, out):
     for index in range(25):
         my_left += board[me, index]
         your_left += board[1 - me, index]
+    _consistent(my_left, your_left, y, out)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _consistent(my_left, your_left, y, out):
+    """``make_consistent`` given the checkers each side has left."""
     win = y[0]
     out[0] = win
     out[1] = min(y[1], win) if your_left == 15 else 0.0
@@ -593,7 +605,11 @@ def init_params(seed: int) -> np.ndarray:
 
 #: Extras that are linear functions of the point and bar inputs (plus a constant).
 LINEAR_EXTRAS = (OFF, PIPS, TIMING)
-_IS_LINEAR = np.array([k in LINEAR_EXTRAS for k in range(N_EXTRA)])  # for net_choose
+#: Masks of the extras (bit ``s * N_EXTRA + k``: extra ``k`` of side ``s``) whose rows
+#: ``net_choose`` adds: all of them, or (folded weights) all but ``LINEAR_EXTRAS``.
+_ALL_EXTRAS = np.int64((1 << (2 * N_EXTRA)) - 1)
+_NONLINEAR_EXTRAS = np.int64(sum(1 << (s * N_EXTRA + k) for s in range(2)
+                                 for k in range(N_EXTRA) if k not in LINEAR_EXTRAS))
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -677,12 +693,16 @@ def net_choose(count, weights, boards, probs, folded):
     choice = 0
     for i in range(count):
         board = boards[i]
-        if _game_over(board):
+        # one scan of each side serves the end of game, the net and every feature
+        mine = _scan(board, 0)
+        theirs = _scan(board, 1)
+        if mine[0] == 0 or theirs[0] == 0:
             outcome(board, 0, candidate)
         else:
-            net = CONTACT if is_contact(board, 0) else RACE
+            net = CONTACT if _rears_in_contact(mine[8], theirs[8]) else RACE
             offset = net * NET_SIZE
-            board_inputs(board, 0, extras)
+            _side_features(extras[0], board, 0, mine, theirs)
+            _side_features(extras[1], board, 1, theirs, mine)
             if not have_ref[net]:
                 n = encode(board, 0, idx, val)
                 forward(weights, offset, idx, val, n, z, h, y)
@@ -693,15 +713,10 @@ def net_choose(count, weights, boards, probs, folded):
             else:
                 z[:] = z_ref[net]
                 _add_point_changes(weights, offset, board, board_ref[net], z)
-                for s in range(2):
-                    for k in range(N_EXTRA):
-                        if folded and _IS_LINEAR[k]:
-                            continue  # their rows are zero (fold_linear_extras)
-                        d = extras[s, k] - extras_ref[net, s, k]
-                        if d != 0.0:
-                            _add_row(weights, offset + extra_input(s, k) * N_HIDDEN, d, z)
+                _add_extra_changes(weights, offset, extras, extras_ref[net], z,
+                                   _NONLINEAR_EXTRAS if folded else _ALL_EXTRAS)
                 _outputs(weights, offset, z, h, y)
-            make_consistent(board, 0, y, candidate)
+            _consistent(mine[0], theirs[0], y, candidate)
         value = -(2.0 * candidate[0] - 1.0 + candidate[1] - candidate[3] + candidate[2]
                   - candidate[4])
         if value > best:
@@ -710,6 +725,24 @@ def net_choose(count, weights, boards, probs, folded):
             for k in range(5):
                 probs[k] = candidate[k]
     return choice
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _add_extra_changes(weights, offset, extras, extras_ref, z, live):
+    """``z += (x - x_ref) * W1`` over the extras (``live``: the mask of those to look at)
+    that differ from the reference's, side 0's first. As with the points, the extras that
+    differ are gathered into a mask without a branch first."""
+    changed = np.int64(0)
+    for s in range(2):
+        for k in range(N_EXTRA):
+            changed |= np.int64(extras[s, k] != extras_ref[s, k]) << (s * N_EXTRA + k)
+    changed &= live
+    while changed:
+        bit = trailing_zeros(changed)
+        changed &= changed - 1
+        s, k = divmod(bit, N_EXTRA)
+        d = extras[s, k] - extras_ref[s, k]
+        _add_row(weights, offset + extra_input(s, k) * N_HIDDEN, d, z)
 
 
 @njit(cache=True, nogil=True, inline="always")
