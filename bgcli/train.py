@@ -7,8 +7,8 @@ games: ``check_deals`` deals each played twice with the same dice and the sides 
 net against the heuristic and against random play, as points per game for the net with its
 standard error (over deals, each deal's two games averaged).
 
-A run is a pure function of (seed, alpha, lambda, exploration share, starting weights,
-games): game ``g`` draws its dice (and its random opening, when exploring) from its own
+A run is a pure function of (seed, alpha, lambda, exploration share, training positions
+and their share, starting weights, games): game ``g`` draws its dice (and its random opening, when exploring) from its own
 stream, so resuming from a checkpoint at game ``g`` gives the same weights as running
 straight through.
 """
@@ -44,6 +44,8 @@ class TrainSettings:
     check_every: int = 10_000
     check_deals: int = 500
     batch: int = 100
+    positions: str | None = None  # a collection of training positions (see td_train)
+    position_share: float = 0.25
 
     def problems(self) -> list[str]:
         out = []
@@ -55,6 +57,8 @@ class TrainSettings:
             out.append(f"lambda must be in [0, 1], not {self.lam}")
         if not 0.0 <= self.explore <= 1.0:
             out.append(f"explore must be in [0, 1], not {self.explore}")
+        if not 0.0 <= self.position_share <= 1.0:
+            out.append(f"position-share must be in [0, 1], not {self.position_share}")
         for name in ("checkpoint_every", "check_every", "batch"):
             if getattr(self, name) <= 0:
                 out.append(f"{name.replace('_', '-')} must be > 0")
@@ -79,6 +83,8 @@ class TrainState:
     # the runs that made the starting weights, oldest first, and this run's first game
     history: list[dict] = field(default_factory=list)
     run_from: int = 0
+    # this run's training positions: {"file", "sha256", "count", "share"} (None: none)
+    positions: dict | None = None
 
 
 def strength(params: np.ndarray, opponent: str, deals: int, seed: int = CHECK_SEED) -> dict:
@@ -135,11 +141,15 @@ def train(settings: TrainSettings, resume: str | Path | None = None,
         state = TrainState(params=init_params(settings.seed), seed=settings.seed,
                            alpha=settings.alpha, lam=settings.lam, explore=settings.explore)
     start = np.ascontiguousarray(Position.start().board, dtype=np.int8)
+    positions = np.zeros((0, 2, 25), dtype=np.int8)
+    if settings.positions is not None:
+        positions, state.positions = read_training_positions(settings.positions)
+        state.positions["share"] = settings.position_share
     began = time.perf_counter()
     wall0 = state.wall_s
     deadline = None if settings.minutes is None else began + 60.0 * settings.minutes
     try:
-        _run(state, settings, start, began, wall0, deadline, command, progress)
+        _run(state, settings, start, positions, began, wall0, deadline, command, progress)
     except KeyboardInterrupt:
         if settings.checkpoint:  # keep what the finished batches learnt
             save_weights(settings.checkpoint, state.params, make_record(state, command))
@@ -149,8 +159,36 @@ def train(settings: TrainSettings, resume: str | Path | None = None,
     return state
 
 
-def _run(state: TrainState, settings: TrainSettings, start: np.ndarray, began: float,
-         wall0: float, deadline: float | None, command: str, progress: Progress | None) -> None:
+def read_training_positions(path: str | Path) -> tuple[np.ndarray, dict]:
+    """The boards of a collection of positions (any notation, as ``bgcli batch`` reads
+    them), and ``{"file", "sha256", "count"}`` for the record. Every row must be a legal
+    position with the game still on: otherwise ``BgcliError`` naming the first bad row."""
+    import hashlib
+
+    from .collections import EntryError, read_collection
+    from .notation.detect import parse_situation
+
+    boards = []
+    for entry in read_collection(str(path)):
+        if isinstance(entry, EntryError):
+            raise BgcliError(f"{entry.label}: {entry.message}")
+        try:
+            position = parse_situation(entry.position).position.validated(entry.position)
+        except BgcliError as exc:
+            raise BgcliError(f"{entry.label}: {exc}") from None
+        if position.is_game_over():
+            raise BgcliError(f"{entry.label}: {entry.position!r}: the game is already over")
+        boards.append(position.board)
+    if not boards:
+        raise BgcliError(f"{path}: no positions in it")
+    digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    return (np.ascontiguousarray(np.stack(boards), dtype=np.int8),
+            {"file": Path(path).name, "sha256": digest, "count": len(boards)})
+
+
+def _run(state: TrainState, settings: TrainSettings, start: np.ndarray, positions: np.ndarray,
+         began: float, wall0: float, deadline: float | None, command: str,
+         progress: Progress | None) -> None:
     from .kernels.selfplay import td_train
 
     stats = np.zeros(3)
@@ -164,7 +202,7 @@ def _run(state: TrainState, settings: TrainSettings, start: np.ndarray, began: f
         stats[:] = 0.0
         params = state.params.copy()  # an interrupted batch leaves the state as it was
         td_train(params, start, state.seed, state.games, count, state.alpha, state.lam,
-                 state.explore, stats)
+                 state.explore, stats, positions, settings.position_share)
         before = state.games
         state.params, state.games = params, state.games + count
         state.plies += stats[0]
@@ -206,6 +244,8 @@ def make_record(state: TrainState, command: str) -> dict:
 
     this_run = {"command": command, "games": [state.run_from, state.games], "alpha": state.alpha,
                 "explore": state.explore}
+    if state.positions is not None:
+        this_run["positions"] = state.positions
 
     return {"method": "TD(lambda) self-play, both sides greedy 0-ply by the net being trained",
             "net": f"contact and race nets, {N_INPUTS}-{N_HIDDEN}-5 each",

@@ -441,6 +441,58 @@ def test_exploring_games_open_randomly_and_stay_reproducible(tmp_path):
     assert TrainSettings(explore=1.5).problems() == ["explore must be in [0, 1], not 1.5"]
 
 
+def test_training_from_given_positions(tmp_path):
+    from bgcli.errors import BgcliError
+    from bgcli.kernels.selfplay import td_train
+    from bgcli.train import TrainSettings, read_training_positions, train
+
+    # one checker each on its 1-point: whoever is on roll bears off at once, a 1-ply game
+    last = Position.from_points({1: 1}, {1: 1})
+    boards = np.ascontiguousarray(last.board[None], dtype=np.int8)
+    params = net.init_params(3)
+    stats = np.zeros(3)
+    td_train(params, START, 3, 0, 50, 0.1, 0.7, 0.0, stats, boards, 1.0)
+    assert stats[0] == 50 and stats[2] == 50  # every game started there
+    stats[:] = 0.0
+    td_train(params, START, 3, 0, 200, 0.1, 0.7, 0.0, stats, boards, 0.5)
+    assert 200 + 60 * 20 < stats[0]  # about half the games from the opening, 50+ plies each
+    # no positions, or a share of 0, plays exactly the games of a run without them
+    plain, none, unused = (net.init_params(4) for _ in range(3))
+    td_train(plain, START, 3, 0, 20, 0.1, 0.7, 0.0, np.zeros(3), boards[:0], 0.5)
+    td_train(unused, START, 3, 0, 20, 0.1, 0.7, 0.0, np.zeros(3), boards, 0.0)
+    np.testing.assert_array_equal(plain, unused)
+    # from a collection file: reproducible, resumable, recorded
+    collection = tmp_path / "train.txt"
+    collection.write_text(f"# training positions\n{last.position_id()}\n4HPwATDgc/ABMA\n")
+    read, about = read_training_positions(collection)
+    assert read.shape == (2, 2, 25) and about["count"] == 2 and len(about["sha256"]) == 64
+    settings = TrainSettings(games=80, seed=6, batch=40, check_every=10**9,
+                             positions=str(collection), position_share=0.5)
+    first = train(settings, progress=None)
+    path = tmp_path / "half.npz"
+    train(TrainSettings(games=40, seed=6, batch=40, check_every=10**9, checkpoint=str(path),
+                        positions=str(collection), position_share=0.5), progress=None)
+    resumed = train(settings, resume=path, progress=None)
+    np.testing.assert_array_equal(resumed.params, first.params)
+    assert not np.array_equal(first.params, train(TrainSettings(
+        games=80, seed=6, batch=40, check_every=10**9), progress=None).params)
+    from bgcli.train import make_record
+    assert make_record(resumed, "")["history"][-1]["positions"] == dict(about, share=0.5)
+    # a bad row stops training before it starts, naming the row
+    bad = tmp_path / "bad.txt"
+    bad.write_text("4HPwATDgc/ABMA\nnot-a-position\n")
+    with pytest.raises(BgcliError, match="bad.txt:2: "):
+        read_training_positions(bad)
+    over = Position.from_points({}, {1: 1})
+    bad.write_text(f"{over.position_id()}\n")
+    with pytest.raises(BgcliError, match="bad.txt:1: .*the game is already over"):
+        read_training_positions(bad)
+    bad.write_text("# nothing\n")
+    with pytest.raises(BgcliError, match="no positions"):
+        read_training_positions(bad)
+    assert TrainSettings(position_share=2).problems() == ["position-share must be in [0, 1], not 2"]
+
+
 def test_weights_round_trip(tmp_path):
     from bgcli.errors import BgcliError
     from bgcli.net import load_params, read_weights, save_weights
@@ -537,6 +589,15 @@ def test_train_command(capsys, tmp_path):
     code, out, err = run(capsys, "train", "--games", "80", "--resume", str(path), "-o", str(path))
     assert code != 0 and out == "" and "already has 80 games" in err and "Traceback" not in err
     assert json.loads(str(np.load(path)["record"]))["history"] == record["history"]
+    collection = tmp_path / "train.txt"
+    collection.write_text("4HPwATDgc/ABMA\n")
+    code, out, err = run(capsys, "train", "--games", "90", "--resume", str(path), "--positions",
+                         str(collection), "-o", str(path), "--check-every", "1000")
+    assert code == 0, err
+    record = json.loads(out)
+    assert "--positions" in record["command"] and record["history"][-1]["positions"]["count"] == 1
+    code, _, err = run(capsys, "train", "--positions", str(tmp_path / "none.txt"))
+    assert code == 2 and "no such file" in err
     code, _, err = run(capsys, "train", "--explore", "2")
     assert code == 2 and "explore" in err
     assert all(run["command"].startswith("bgcli train --games") for run in record["history"])

@@ -24,6 +24,8 @@ def train(
     checkpoint_every: int = typer.Option(5_000, "--checkpoint-every", help="Games between checkpoints."),
     check_every: int = typer.Option(10_000, "--check-every", help="Games between strength checks (net vs heuristic and vs random)."),
     check_deals: int = typer.Option(500, "--check-deals", help="Deals per strength check, each played twice with sides swapped."),
+    positions: Optional[Path] = typer.Option(None, "--positions", help="Also start games from these positions (a collection as bgcli batch reads it: one position a line, or CSV), e.g. positions/train_backgames.txt: for the kinds of position self-play seldom reaches."),
+    position_share: float = typer.Option(0.25, "--position-share", help="With --positions: the share of games (0..1) that start from one of them, drawn at random."),
     resume: Optional[Path] = typer.Option(None, "--resume", help="Continue from this checkpoint (its seed and lambda are kept, and its alpha unless --alpha is given)."),
     record_json: Optional[Path] = typer.Option(None, "--record", help="Also write the training record as JSON to this file."),
 ) -> None:
@@ -31,17 +33,22 @@ def train(
     (games, seed, wall time, strength checks, history of runs) as JSON on stdout. Ctrl-C or
     SIGTERM saves the checkpoint of the games finished, then exits 130.
 
-    Example:  bgcli train --games 250000 --seed 1 -o net.npz   (then: --resume net.npz)"""
+    Example:  bgcli train --games 250000 --seed 1 -o net.npz   (then: --resume net.npz;
+    add --positions positions/train_backgames.txt to train on back games too)"""
     from ..train import TrainSettings, make_record
     from ..train import train as run_training
 
     settings = TrainSettings(games=games, seed=seed, alpha=0.1 if alpha is None else alpha,
                              lam=lam, explore=explore or 0.0, minutes=minutes,
                              checkpoint=str(checkpoint), checkpoint_every=checkpoint_every,
-                             check_every=check_every, check_deals=check_deals)
+                             check_every=check_every, check_deals=check_deals,
+                             positions=None if positions is None else str(positions),
+                             position_share=position_share)
     problems = settings.problems()
     if problems:
         raise typer.BadParameter("; ".join(problems))
+    if positions is not None and not positions.exists():
+        raise typer.BadParameter(f"no such file: {str(positions)!r}")
     if resume is not None and not resume.exists():
         raise typer.BadParameter(f"no such checkpoint: {str(resume)!r}")
     given_alpha = ["--alpha", str(settings.alpha)] if alpha is not None or resume is None else []
@@ -49,6 +56,8 @@ def train(
                          + given_alpha + ["--lambda", str(lam)]
                          + (["--explore", str(explore)] if explore is not None else [])
                          + (["--minutes", str(minutes)] if minutes is not None else [])
+                         + (["--positions", str(positions), "--position-share",
+                             str(position_share)] if positions is not None else [])
                          + (["--resume", str(resume)] if resume is not None else []))
     with sigterm_as_interrupt():  # either saves the checkpoint, then exits 130
         state = run_training(settings, resume=resume, command=command,

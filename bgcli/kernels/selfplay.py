@@ -15,6 +15,11 @@ uniformly random plays (the count drawn from the game's stream too) before the n
 over and learning starts from the position reached. Greedy self-play keeps to the positions
 the net likes; the random openings put it into the others (checkers sent back, crunched
 boards, back games), which rollouts from such positions then need it to play.
+
+Training positions (``positions``, with ``position_share`` > 0): that share of the games
+starts from one of the given positions instead (drawn from the game's stream, the player on
+roll rolling first, doubles allowed), with no random opening. For the kinds of position
+that even exploring games seldom reach (``positions/train_backgames.txt``).
 """
 
 from __future__ import annotations
@@ -121,9 +126,13 @@ def _random_opening(board, state, explore, boards, steps, keys, table, work):
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def td_train(params, start, seed, first_game, n_games, alpha, lam, explore, stats):
+def td_train(params, start, seed, first_game, n_games, alpha, lam, explore, stats,
+             positions, position_share):
     """Train ``params`` in place on games ``first_game .. first_game + n_games - 1``, the
-    share ``explore`` of them from a random opening (see the module docstring).
+    share ``explore`` of them from a random opening, and (when ``positions``, an array of
+    boards with row 1 on roll, is not empty) the share ``position_share`` of them from one
+    of ``positions`` (see the module docstring). With no positions (or a share of 0) the
+    games are exactly those of a run without them.
 
     ``stats`` (float64[3]) accumulates plies played, player 0's points, games."""
     boards, steps, keys, table, work = new_buffers()
@@ -141,9 +150,15 @@ def td_train(params, start, seed, first_game, n_games, alpha, lam, explore, stat
     probs = np.empty(5)
     for game in range(first_game, first_game + n_games):
         state[0] = trial_seed(seed, game)
-        board[:, :] = start
         traces[:, :] = 0.0
-        ply = _random_opening(board, state, explore, boards, steps, keys, table, work)
+        opening = True  # the game starts from the opening position: no doubles first
+        if positions.shape[0] > 0 and position_share > 0.0 and uniform(state) < position_share:
+            board[:, :] = positions[next_u64(state) % uint64(positions.shape[0])]
+            opening = False
+            ply = 0
+        else:
+            board[:, :] = start
+            ply = _random_opening(board, state, explore, boards, steps, keys, table, work)
         player = ply % 2
         offset, n = _evaluate_into(params, board, player, idx, val, z, h, y, now)
         _add_traces(params, offset, idx, val, n, z, h, y, player, traces)
@@ -151,7 +166,7 @@ def td_train(params, start, seed, first_game, n_games, alpha, lam, explore, stat
         used_race = offset != 0
         while True:
             d1, d2 = roll_dice(state)
-            while ply == 0 and d1 == d2:
+            while opening and ply == 0 and d1 == d2:
                 d1, d2 = roll_dice(state)
             count, _ = generate_plays(board, d1, d2, boards, steps, keys, table, work)
             # the incremental chooser, in float64 here: the weights change every ply

@@ -1,0 +1,123 @@
+"""Rebuild positions/train_backgames.txt: back-game positions from bgcli's own games, for
+``bgcli train --positions``.
+
+    python positions/build_train_backgames.py [--games 60000] [--seed 1] > positions/train_backgames.txt
+
+Greedy self-play rarely reaches a back game, so the net learns little about one, and its
+rollouts of back games are its least accurate (``scripts/strength/rollouts_vs_gnubg.py``).
+This plays ``--games`` games of the shipped net against itself, each opening with 1-10
+random plies (as ``bgcli train --explore`` does) so that checkers get hit and sent back, and
+keeps at most one position per game, drawn at random among its plies where one side
+
+* holds two or more points in the other side's home board, and
+* trails the race by 40 pips or more (a back game, not a holding game),
+
+with either side on roll. Nothing here comes from gnubg: the games, the plays and the rule
+are bgcli's own. The output is a plain-text collection (one Position ID a line) with a
+header comment saying how it was made; the same arguments give the same file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout too
+
+from bgcli import Position, __version__  # noqa: E402
+from bgcli.kernels.dice import next_u64, roll_dice  # noqa: E402
+from bgcli.kernels.movegen import generate_plays, new_buffers  # noqa: E402
+from bgcli.kernels.net import net_choose, playout_weights  # noqa: E402
+from bgcli.kernels.playout import trial_seed  # noqa: E402
+from bgcli.net import load_params, weights_record  # noqa: E402
+
+MIN_ANCHORS = 2
+MIN_PIPS_BEHIND = 40
+MAX_RANDOM_PLIES = 10
+MAX_PLIES = 400  # a safety bound; greedy games end long before
+
+
+@njit(cache=True)
+def _is_back_game(board, side):
+    """``side`` holds 2+ points in the other's home board and trails by 40+ pips."""
+    anchors = 0
+    for i in range(18, 24):
+        if board[side, i] >= 2:
+            anchors += 1
+    pips = np.zeros(2, dtype=np.int64)
+    for s in range(2):
+        for i in range(25):
+            pips[s] += board[s, i] * (i + 1)
+    return anchors >= MIN_ANCHORS and pips[side] - pips[1 - side] >= MIN_PIPS_BEHIND
+
+
+@njit(cache=True)
+def _sample(weights, start, seed, n_games, out):
+    """One back-game position (row 1 on roll) per game that reaches one, into ``out``;
+    how many were found."""
+    boards, steps, keys, table, work = new_buffers()
+    board = np.empty((2, 25), dtype=np.int8)
+    kept = np.empty((2, 25), dtype=np.int8)
+    state = np.empty(1, dtype=np.uint64)
+    probs = np.empty(5)
+    found = 0
+    for game in range(n_games):
+        state[0] = trial_seed(seed, game)
+        board[:, :] = start
+        random_plies = 1 + np.int64(next_u64(state) % np.uint64(MAX_RANDOM_PLIES))
+        seen = 0
+        for ply in range(MAX_PLIES):
+            if ply >= random_plies and (_is_back_game(board, 0) or _is_back_game(board, 1)):
+                seen += 1  # reservoir sampling: each qualifying ply kept with chance 1/seen
+                if next_u64(state) % np.uint64(seen) == 0:
+                    kept[:, :] = board
+            d1, d2 = roll_dice(state)
+            while ply == 0 and d1 == d2:
+                d1, d2 = roll_dice(state)
+            count, _ = generate_plays(board, d1, d2, boards, steps, keys, table, work)
+            if ply < random_plies:
+                choice = np.int64(next_u64(state) % np.uint64(count))
+            else:
+                choice = net_choose(count, weights, boards, probs, True)
+            done = True
+            for index in range(25):
+                board[0, index] = boards[choice, 1, index]
+                board[1, index] = boards[choice, 0, index]
+                if board[0, index] > 0:
+                    done = False
+            if done:
+                break
+        if seen:
+            out[found] = kept
+            found += 1
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=60_000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    params = load_params()
+    start = np.ascontiguousarray(Position.start().board, dtype=np.int8)
+    out = np.empty((args.games, 2, 25), dtype=np.int8)
+    found = _sample(playout_weights(params), start, args.seed, args.games, out)
+    ids = [Position(board).position_id() for board in out[:found]]
+    unique = list(dict.fromkeys(ids))  # keep the first of any repeats, in game order
+    print(f"# {len(unique)} back-game positions from {args.games} games of bgcli's net "
+          f"({weights_record()['games']} games trained) against itself, seed {args.seed}: "
+          f"each game opens with 1-{MAX_RANDOM_PLIES} random plies; kept: one ply per game "
+          f"where a side holds {MIN_ANCHORS}+ points in the other's home board and trails by "
+          f"{MIN_PIPS_BEHIND}+ pips. bgcli {__version__}, "
+          f"python positions/build_train_backgames.py --games {args.games} --seed {args.seed}")
+    for position_id in unique:
+        print(position_id)
+    print(f"{len(unique)} positions from {args.games} games", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
