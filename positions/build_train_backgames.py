@@ -14,7 +14,8 @@ keeps at most one position per game, drawn at random among its plies where one s
 
 with either side on roll. Nothing here comes from gnubg: the games, the plays and the rule
 are bgcli's own. The output is a plain-text collection (one Position ID a line) with a
-header comment saying how it was made; the same arguments give the same file.
+header comment saying how it was made; the same arguments and the same shipped net give
+the same file (the header names the net by its training games).
 """
 
 from __future__ import annotations

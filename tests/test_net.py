@@ -493,6 +493,19 @@ def test_training_from_given_positions(tmp_path):
     assert TrainSettings(position_share=2).problems() == ["position-share must be in [0, 1], not 2"]
 
 
+def test_shipped_training_positions_are_back_games():
+    from bgcli.train import read_training_positions
+
+    path = Path(__file__).resolve().parents[1] / "positions" / "train_backgames.txt"
+    boards, about = read_training_positions(path)
+    assert about["count"] == len(boards) > 1000
+    assert len({board.tobytes() for board in boards}) == len(boards)  # no repeats
+    for board in boards.astype(np.int64):
+        pips = (board * np.arange(1, 26)).sum(axis=1)
+        anchors = (board[:, 18:24] >= 2).sum(axis=1)
+        assert any(anchors[s] >= 2 and pips[s] - pips[1 - s] >= 40 for s in range(2))
+
+
 def test_weights_round_trip(tmp_path):
     from bgcli.errors import BgcliError
     from bgcli.net import load_params, read_weights, save_weights
