@@ -8,9 +8,9 @@ net against the heuristic and against random play, as points per game for the ne
 standard error (over deals, each deal's two games averaged).
 
 A run is a pure function of (seed, alpha, lambda, exploration share, training positions
-and their share, starting weights, games): game ``g`` draws its dice (and its random opening, when exploring) from its own
-stream, so resuming from a checkpoint at game ``g`` gives the same weights as running
-straight through.
+and their share, starting weights, games): game ``g`` draws its dice (and its random
+opening or training position) from its own stream, so resuming from a checkpoint at game
+``g`` gives the same weights as running straight through.
 """
 
 from __future__ import annotations
