@@ -43,17 +43,20 @@ MAX_PLIES = 400  # a safety bound; greedy games end long before
 
 
 @njit(cache=True)
-def _is_back_game(board, side):
-    """``side`` holds 2+ points in the other's home board and trails by 40+ pips."""
-    anchors = 0
-    for i in range(18, 24):
-        if board[side, i] >= 2:
-            anchors += 1
+def _has_back_game(board):
+    """Whether a side holds 2+ points in the other's home board and trails by 40+ pips."""
     pips = np.zeros(2, dtype=np.int64)
     for s in range(2):
         for i in range(25):
             pips[s] += board[s, i] * (i + 1)
-    return anchors >= MIN_ANCHORS and pips[side] - pips[1 - side] >= MIN_PIPS_BEHIND
+    for side in range(2):
+        anchors = 0
+        for i in range(18, 24):
+            if board[side, i] >= 2:
+                anchors += 1
+        if anchors >= MIN_ANCHORS and pips[side] - pips[1 - side] >= MIN_PIPS_BEHIND:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -72,7 +75,7 @@ def _sample(weights, start, seed, n_games, out):
         random_plies = 1 + np.int64(next_u64(state) % np.uint64(MAX_RANDOM_PLIES))
         seen = 0
         for ply in range(MAX_PLIES):
-            if ply >= random_plies and (_is_back_game(board, 0) or _is_back_game(board, 1)):
+            if ply >= random_plies and _has_back_game(board):
                 seen += 1  # reservoir sampling: each qualifying ply kept with chance 1/seen
                 if next_u64(state) % np.uint64(seen) == 0:
                     kept[:, :] = board

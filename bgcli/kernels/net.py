@@ -280,6 +280,8 @@ def shots(board, side, made_side):
     return _count_shots(blots, hitters, made_side)
 
 
+#: Positions in ``_scan``'s tuple of the checkers left (bar included) and the rearmost point.
+_LEFT, _REAR = 0, 8
 #: Bits of a side's home-board points (0-5) and of its anchor points in the other's (18-23).
 _HOME_AND_BACK = np.int64(63 | (63 << 18))
 
@@ -375,10 +377,18 @@ def board_inputs(board, me, extras):
     """The ``N_EXTRA`` input values beyond the points (bar, borne off, and the
     ``N_FEATURES`` hand-made features, scaled as the net sees them) of ``me`` into
     ``extras[0]`` and of the other side into ``extras[1]``."""
+    _fill_extras(board, me, extras)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _fill_extras(board, me, extras):
+    """``board_inputs``, returning the two sides' scans (``me``'s first) for callers that
+    need more of them (``net_choose``)."""
     mine = _scan(board, me)
     theirs = _scan(board, 1 - me)
     _side_features(extras[0], board, me, mine, theirs)
     _side_features(extras[1], board, 1 - me, theirs, mine)
+    return mine, theirs
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -694,15 +704,12 @@ def net_choose(count, weights, boards, probs, folded):
     for i in range(count):
         board = boards[i]
         # one scan of each side serves the end of game, the net and every feature
-        mine = _scan(board, 0)
-        theirs = _scan(board, 1)
-        if mine[0] == 0 or theirs[0] == 0:
+        mine, theirs = _fill_extras(board, 0, extras)
+        if mine[_LEFT] == 0 or theirs[_LEFT] == 0:
             outcome(board, 0, candidate)
         else:
-            net = CONTACT if _rears_in_contact(mine[8], theirs[8]) else RACE
+            net = CONTACT if _rears_in_contact(mine[_REAR], theirs[_REAR]) else RACE
             offset = net * NET_SIZE
-            _side_features(extras[0], board, 0, mine, theirs)
-            _side_features(extras[1], board, 1, theirs, mine)
             if not have_ref[net]:
                 n = encode(board, 0, idx, val)
                 forward(weights, offset, idx, val, n, z, h, y)
@@ -716,7 +723,7 @@ def net_choose(count, weights, boards, probs, folded):
                 _add_extra_changes(weights, offset, extras, extras_ref[net], z,
                                    _NONLINEAR_EXTRAS if folded else _ALL_EXTRAS)
                 _outputs(weights, offset, z, h, y)
-            _consistent(mine[0], theirs[0], y, candidate)
+            _consistent(mine[_LEFT], theirs[_LEFT], y, candidate)
         value = -(2.0 * candidate[0] - 1.0 + candidate[1] - candidate[3] + candidate[2]
                   - candidate[4])
         if value > best:
