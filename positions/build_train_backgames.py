@@ -1,7 +1,8 @@
 """Rebuild positions/train_backgames.txt: back-game positions from bgcli's own games, for
 ``bgcli train --positions``.
 
-    python positions/build_train_backgames.py [--games 60000] [--seed 1] > positions/train_backgames.txt
+    python positions/build_train_backgames.py [--games 60000] [--seed 1]
+        [--min-anchors 2] [--min-pips-behind 40] > positions/train_backgames.txt
 
 Greedy self-play rarely reaches a back game, so the net learns little about one, and its
 rollouts of back games are its least accurate (``scripts/strength/rollouts_vs_gnubg.py``).
@@ -9,13 +10,16 @@ This plays ``--games`` games of the shipped net against itself, each opening wit
 random plies (as ``bgcli train --explore`` does) so that checkers get hit and sent back, and
 keeps at most one position per game, drawn at random among its plies where one side
 
-* holds two or more points in the other side's home board, and
-* trails the race by 40 pips or more (a back game, not a holding game),
+* holds two or more points (``--min-anchors``) in the other side's home board, and
+* trails the race by 40 pips or more (``--min-pips-behind``; a back game, not a holding
+  game),
 
-with either side on roll. Nothing here comes from gnubg: the games, the plays and the rule
-are bgcli's own. The output is a plain-text collection (one Position ID a line) with a
-header comment saying how it was made; the same arguments and the same shipped net give
-the same file (the header names the net by its training games).
+with either side on roll. ``--min-anchors 1 --min-pips-behind 60`` keeps ace-point and
+deuce-point games too, and holding games far behind (``positions/train_anchors.txt``).
+Nothing here comes from gnubg: the games, the plays and the rule are bgcli's own. The output
+is a plain-text collection (one Position ID a line) with a header comment saying how it was
+made; the same arguments and the same shipped net give the same file (the header names the
+net by its training games).
 """
 
 from __future__ import annotations
@@ -36,15 +40,14 @@ from bgcli.kernels.net import net_choose, playout_weights  # noqa: E402
 from bgcli.kernels.playout import trial_seed  # noqa: E402
 from bgcli.net import load_params, weights_record  # noqa: E402
 
-MIN_ANCHORS = 2
-MIN_PIPS_BEHIND = 40
 MAX_RANDOM_PLIES = 10
 MAX_PLIES = 400  # a safety bound; greedy games end long before
 
 
 @njit(cache=True)
-def _has_back_game(board):
-    """Whether a side holds 2+ points in the other's home board and trails by 40+ pips."""
+def _has_back_game(board, min_anchors, min_pips_behind):
+    """Whether a side holds ``min_anchors``+ points in the other's home board and trails by
+    ``min_pips_behind``+ pips."""
     pips = np.zeros(2, dtype=np.int64)
     for s in range(2):
         for i in range(25):
@@ -54,13 +57,13 @@ def _has_back_game(board):
         for i in range(18, 24):
             if board[side, i] >= 2:
                 anchors += 1
-        if anchors >= MIN_ANCHORS and pips[side] - pips[1 - side] >= MIN_PIPS_BEHIND:
+        if anchors >= min_anchors and pips[side] - pips[1 - side] >= min_pips_behind:
             return True
     return False
 
 
 @njit(cache=True)
-def _sample(weights, start, seed, n_games, out):
+def _sample(weights, start, seed, n_games, min_anchors, min_pips_behind, out):
     """One back-game position (row 1 on roll) per game that reaches one, into ``out``;
     how many were found."""
     boards, steps, keys, table, work = new_buffers()
@@ -75,7 +78,7 @@ def _sample(weights, start, seed, n_games, out):
         random_plies = 1 + np.int64(next_u64(state) % np.uint64(MAX_RANDOM_PLIES))
         seen = 0
         for ply in range(MAX_PLIES):
-            if ply >= random_plies and _has_back_game(board):
+            if ply >= random_plies and _has_back_game(board, min_anchors, min_pips_behind):
                 seen += 1  # reservoir sampling: each qualifying ply kept with chance 1/seen
                 if next_u64(state) % np.uint64(seen) == 0:
                     kept[:, :] = board
@@ -101,23 +104,38 @@ def _sample(weights, start, seed, n_games, out):
     return found
 
 
+def _rule_options(args) -> str:
+    """The rule's options as given on the command line, when not the defaults."""
+    text = ""
+    if args.min_anchors != 2:
+        text += f" --min-anchors {args.min_anchors}"
+    if args.min_pips_behind != 40:
+        text += f" --min-pips-behind {args.min_pips_behind}"
+    return text
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=60_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--min-anchors", type=int, default=2,
+                        help="points held in the other side's home board")
+    parser.add_argument("--min-pips-behind", type=int, default=40)
     args = parser.parse_args()
     params = load_params()
     start = np.ascontiguousarray(Position.start().board, dtype=np.int8)
     out = np.empty((args.games, 2, 25), dtype=np.int8)
-    found = _sample(playout_weights(params), start, args.seed, args.games, out)
+    found = _sample(playout_weights(params), start, args.seed, args.games, args.min_anchors,
+                    args.min_pips_behind, out)
     ids = [Position(board).position_id() for board in out[:found]]
     unique = list(dict.fromkeys(ids))  # keep the first of any repeats, in game order
     print(f"# {len(unique)} back-game positions from {args.games} games of bgcli's net "
           f"({weights_record()['games']} games trained) against itself, seed {args.seed}: "
           f"each game opens with 1-{MAX_RANDOM_PLIES} random plies; kept: one ply per game "
-          f"where a side holds {MIN_ANCHORS}+ points in the other's home board and trails by "
-          f"{MIN_PIPS_BEHIND}+ pips. bgcli {__version__}, "
-          f"python positions/build_train_backgames.py --games {args.games} --seed {args.seed}")
+          f"where a side holds {args.min_anchors}+ points in the other's home board and trails by "
+          f"{args.min_pips_behind}+ pips. bgcli {__version__}, "
+          f"python positions/build_train_backgames.py --games {args.games} --seed {args.seed}"
+          + _rule_options(args))
     for position_id in unique:
         print(position_id)
     print(f"{len(unique)} positions from {args.games} games", file=sys.stderr)

@@ -493,17 +493,22 @@ def test_training_from_given_positions(tmp_path):
     assert TrainSettings(position_share=2).problems() == ["position-share must be in [0, 1], not 2"]
 
 
-def test_shipped_training_positions_are_back_games():
+@pytest.mark.parametrize("name, min_anchors, min_pips_behind",
+                         [("train_backgames.txt", 2, 40), ("train_anchors.txt", 1, 60)])
+def test_shipped_training_positions_meet_their_rule(name, min_anchors, min_pips_behind):
     from bgcli.train import read_training_positions
 
-    path = Path(__file__).resolve().parents[1] / "positions" / "train_backgames.txt"
+    path = Path(__file__).resolve().parents[1] / "positions" / name
     boards, about = read_training_positions(path)
     assert about["count"] == len(boards) > 1000
     assert len({board.tobytes() for board in boards}) == len(boards)  # no repeats
+    header = path.read_text().splitlines()[0]
+    assert f"holds {min_anchors}+ points" in header and f"trails by {min_pips_behind}+ pips" in header
     for board in boards.astype(np.int64):
         pips = (board * np.arange(1, 26)).sum(axis=1)
         anchors = (board[:, 18:24] >= 2).sum(axis=1)
-        assert any(anchors[s] >= 2 and pips[s] - pips[1 - s] >= 40 for s in range(2))
+        assert any(anchors[s] >= min_anchors and pips[s] - pips[1 - s] >= min_pips_behind
+                   for s in range(2))
 
 
 def test_weights_round_trip(tmp_path):

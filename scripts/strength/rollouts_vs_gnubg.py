@@ -1,7 +1,7 @@
 """bgcli's rollouts against GNU Backgammon's own, position by position.
 
     python scripts/strength/rollouts_vs_gnubg.py [--trials 1296] [--seed 1]
-        [--variance-reduction] [-o scripts/strength/rollouts_vs_gnubg.json]
+        [--variance-reduction] [--theme backgame ...] [-o scripts/strength/rollouts_vs_gnubg.json]
 
 The reference is ``tests/fixtures/gnubg_rollouts.jsonl`` (made by
 ``scripts/fixtures/gen_rollouts.py``): gnubg 1.07, 0-ply, cubeless, 1296 quasi-random trials
@@ -43,6 +43,8 @@ def main() -> None:
     parser.add_argument("--variance-reduction", action="store_true")
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--weights", help="play with these net weights (.npz) instead of the shipped ones")
+    parser.add_argument("--theme", action="append",
+                        help="only the positions of this theme (repeatable), e.g. backgame")
     parser.add_argument("-o", "--output")
     args = parser.parse_args()
     if args.weights:
@@ -51,6 +53,12 @@ def main() -> None:
         bgcli.net.DEFAULT_WEIGHTS = Path(args.weights)
 
     references = [json.loads(line) for line in FIXTURE.read_text().splitlines() if line.strip()]
+    if args.theme:
+        themes = {ref["theme"] for ref in references}
+        unknown = sorted(set(args.theme) - themes)
+        if unknown:
+            parser.error(f"unknown theme {', '.join(unknown)}; the themes are {', '.join(sorted(themes))}")
+        references = [ref for ref in references if ref["theme"] in args.theme]
     settings = RolloutSettings(trials=args.trials, seed=args.seed, policy=args.policy,
                                variance_reduction=args.variance_reduction, threads=args.threads)
     rows = []
@@ -87,7 +95,7 @@ def main() -> None:
         "mean_abs_delta_by_theme": {t: sum(v) / len(v) for t, v in sorted(themes.items())},
         "settings": {"trials": args.trials, "seed": args.seed, "policy": args.policy,
                      "variance_reduction": args.variance_reduction,
-                     "bearoff_truncation": settings.bearoff_truncation},
+                     "bearoff_truncation": settings.bearoff_truncation, "themes": args.theme},
         "net_games": weights_record().get("games"), "bgcli_version": __version__,
         "seconds": round(time.time() - began, 1),
     }
