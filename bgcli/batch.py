@@ -11,9 +11,10 @@ machine and on every run: ``id``, ``name``, ``input``, ``position_id``, ``match_
 decimals), then with rollouts the five rates with their standard errors, the equity with its
 standard error and 95% interval, the games played and the rollout settings (``master_seed``
 and the position's own ``seed`` included), then the decision columns (``DECISION_COLUMNS``),
-and last ``bgcli_version`` and ``elapsed_seconds``. Values are plain: a number that is not
-finite (a standard error after one game, Kleinman's K at the end of a race) is written as
-null.
+and last ``net`` (the net weights the rollout or evaluator played with, ``bgcli.net.net_id``;
+null for the other policies), ``bgcli_version`` and ``elapsed_seconds``. Values are plain: a
+number that is not finite (a standard error after one game, Kleinman's K at the end of a
+race) is written as null.
 
 Decisions. The cube action before the roll (``bgcli.decisions.cube_decision``: gnubg's words,
 the cubeful equities of No double, Double/take and Double/pass, the proper action's cubeful
@@ -113,11 +114,11 @@ CUBE_COLUMNS = [
 PLAY_COLUMNS = [("best_play", "str"), ("best_play_equity", "float"), ("best_play_dice", "str")]
 DECISION_COLUMNS = [*CUBE_COLUMNS, *PLAY_COLUMNS, ("evaluator_policy", "str"),
                     ("evaluator_plies", "int"), ("dice_option", "str")]
-TAIL_COLUMNS = [("bgcli_version", "str"), ("elapsed_seconds", "float")]
+TAIL_COLUMNS = [("net", "str"), ("bgcli_version", "str"), ("elapsed_seconds", "float")]
 # what must match for --resume to append to a file: everything that changes the numbers
 _SETTING_COLUMNS = ("trials", "policy", "truncate", "variance_reduction", "quasi_random",
                     "bearoff_truncation", "initial", "stop_se", "min_games", "master_seed",
-                    "evaluator_policy", "evaluator_plies", "dice_option", "bgcli_version")
+                    "evaluator_policy", "evaluator_plies", "dice_option", "net", "bgcli_version")
 NO_PLAY = "cannot move"  # best_play when no checker can move with the dice
 
 
@@ -158,6 +159,13 @@ def _dice_text(dice: tuple[int, int] | None) -> str | None:
     return None if dice is None else f"{max(dice)}{min(dice)}"
 
 
+def _net_of(policy: str) -> str | None:
+    """The ``net`` column: the weights ``policy`` plays with (None for the other policies)."""
+    from .evaluation import policy_net
+
+    return policy_net(policy)
+
+
 @dataclass(frozen=True)
 class BatchPlan:
     """What to compute for every position: race metrics and decisions always; a rollout with
@@ -195,6 +203,7 @@ class BatchPlan:
         row["evaluator_policy"] = self.evaluator_policy
         row["evaluator_plies"] = self.plies
         row["dice_option"] = _dice_text(self.dice)
+        row["net"] = _net_of(self.evaluator_policy)
         row["bgcli_version"] = __version__
         return row
 
@@ -309,6 +318,7 @@ def analyse(entry: Entry, plan: BatchPlan, progress: GamesProgress | None = None
     row["evaluator_policy"] = plan.evaluator_policy
     row["evaluator_plies"] = plan.plies
     row["dice_option"] = _dice_text(plan.dice)
+    row["net"] = _net_of(plan.evaluator_policy)
     row["bgcli_version"] = __version__
     row["elapsed_seconds"] = round(time.perf_counter() - began, 3)
     return {key: _plain(value) for key, value in row.items()}
@@ -376,13 +386,17 @@ def _analyse_chunk(chunk: list[Entry], plan: BatchPlan) -> list[Outcome]:
     return [_attempt(entry, plan) for entry in chunk]
 
 
-def _worker_version() -> str:
-    return __version__
+def _worker_identity() -> tuple[str, str]:
+    """The bgcli version and net weights (``bgcli.net.net_id``) a worker computes with."""
+    from .net import net_id
+
+    return __version__, net_id()
 
 
 def connect(address: str):
     """A ``distributed.Client`` of the scheduler at ``address`` (``tcp://HOST:PORT``), once
-    every worker there runs this bgcli version. Raises ``ClusterError`` otherwise."""
+    every worker there runs this bgcli version with the same net weights. Raises
+    ``ClusterError`` otherwise."""
     try:
         from distributed import Client
         from distributed.comm.addressing import parse_address, parse_host_port
@@ -398,14 +412,19 @@ def connect(address: str):
         raise ClusterError(f"cannot reach the Dask scheduler at {address!r}: {exc}") from None
     try:
         try:
-            versions = client.run(_worker_version)
+            identities = client.run(_worker_identity)
         except Exception as exc:
             raise ClusterError("a Dask worker cannot run bgcli (install the same bgcli on "
                                f"every worker machine): {type(exc).__name__}: {exc}") from None
-        for worker, version in versions.items():
+        from .net import WEIGHTS_ENV, net_id
+
+        for worker, (version, net) in identities.items():
             if version != __version__:
                 raise ClusterError(f"Dask worker {worker} runs bgcli {version}, this is "
                                    f"{__version__}: its rows would not match")
+            if net != net_id():
+                raise ClusterError(f"Dask worker {worker} plays with net weights {net}, this "
+                                   f"is {net_id()}: set {WEIGHTS_ENV} alike everywhere")
     except BaseException:
         client.close()
         raise

@@ -28,17 +28,32 @@ def policy_code(policy: str, bearoff: bool = True) -> tuple[int, np.ndarray]:
 
     if policy not in POLICY_NAMES:
         raise BgcliError(f"policy must be one of {', '.join(POLICY_NAMES)}, not {policy!r}")
-    return POLICY_NAMES[policy], _params(policy, bearoff)
+    weights = None
+    if policy == "net":
+        from .net import weights_path
+
+        weights = str(weights_path())  # $BGCLI_WEIGHTS is read on every call
+    return POLICY_NAMES[policy], _params(policy, bearoff, weights)
+
+
+def policy_net(policy: str) -> str | None:
+    """Which net weights ``policy`` plays with (``bgcli.net.net_id``), for results to carry;
+    None for the policies without a net."""
+    if policy != "net":
+        return None
+    from .net import net_id
+
+    return net_id()
 
 
 @functools.lru_cache(maxsize=8)
-def _params(policy: str, bearoff: bool) -> np.ndarray:
+def _params(policy: str, bearoff: bool, weights_file: str | None) -> np.ndarray:
     from .kernels.net import PARAMS_SIZE
 
     if policy == "net":
         from .net import load_params
 
-        weights = load_params()
+        weights = load_params(weights_file)
     else:
         weights = np.zeros(PARAMS_SIZE)
     if not bearoff:

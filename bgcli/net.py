@@ -6,12 +6,19 @@ A weights file is an ``.npz`` holding ``params`` (the flat float64 array laid ou
 strength checks). The shipped weights live in ``bgcli/data/net_weights.npz`` with the same
 record beside them as ``net_weights.json``.
 
+The net policy plays with the shipped weights unless the environment variable
+``BGCLI_WEIGHTS`` names another weights file (one ``bgcli train`` wrote, say), for every
+command. Results say which weights made them: ``net_id`` names the weights by their training
+games and a hash of the weights themselves.
+
 This module imports numpy only; the kernel constants come from a plain copy checked on load.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 from functools import lru_cache
 from pathlib import Path
 
@@ -20,6 +27,7 @@ import numpy as np
 from .errors import BgcliError
 
 DEFAULT_WEIGHTS = Path(__file__).parent / "data" / "net_weights.npz"
+WEIGHTS_ENV = "BGCLI_WEIGHTS"
 
 
 def _shape() -> tuple[int, int, int]:
@@ -48,6 +56,8 @@ def read_weights(path: str | Path) -> tuple[np.ndarray, dict]:
             params = np.ascontiguousarray(data["params"], dtype=np.float64)
             shape = (int(data["n_inputs"]), int(data["n_hidden"]))
             record = json.loads(str(data["record"]))
+    except FileNotFoundError:
+        raise BgcliError(f"no such net weights file: {str(path)!r}") from None
     except (OSError, KeyError, ValueError) as exc:
         raise BgcliError(f"cannot read net weights: {exc}: {str(path)!r}") from exc
     if shape != (n_inputs, n_hidden) or params.shape != (size,):
@@ -60,17 +70,40 @@ def read_weights(path: str | Path) -> tuple[np.ndarray, dict]:
     return params, record
 
 
+def weights_path() -> Path:
+    """The weights the net policy plays with: ``$BGCLI_WEIGHTS`` when set, else the shipped
+    ones."""
+    chosen = os.environ.get(WEIGHTS_ENV)
+    return Path(chosen) if chosen else DEFAULT_WEIGHTS
+
+
 @lru_cache(maxsize=4)
-def _cached(path: str) -> np.ndarray:
-    params, _ = read_weights(path)
-    return params
+def _cached(path: str) -> tuple[np.ndarray, str]:
+    try:
+        params, record = read_weights(path)
+    except BgcliError as exc:
+        if path == str(weights_path()) and os.environ.get(WEIGHTS_ENV):
+            raise BgcliError(f"{WEIGHTS_ENV}: {exc}") from None
+        raise
+    digest = hashlib.sha256(params.tobytes()).hexdigest()[:12]
+    games = record.get("games")
+    identity = f"sha256:{digest}" + ("" if games is None else f" ({games} games)")
+    return params, identity
 
 
 def load_params(path: str | Path | None = None) -> np.ndarray:
-    """The net's weights (read once per path, then cached: do not modify the array)."""
-    return _cached(str(Path(path) if path is not None else DEFAULT_WEIGHTS))
+    """The net's weights from ``path``, by default ``weights_path()`` (read once per path,
+    then cached: do not modify the array)."""
+    return _cached(str(Path(path) if path is not None else weights_path()))[0]
+
+
+def net_id(path: str | Path | None = None) -> str:
+    """Which weights these are, for results to carry: ``sha256:`` and the first 12 hex digits
+    of the SHA-256 of the weights (the function itself, not the file's record), then the
+    training games from the record, e.g. ``sha256:0123456789ab (6438100 games)``."""
+    return _cached(str(Path(path) if path is not None else weights_path()))[1]
 
 
 def weights_record(path: str | Path | None = None) -> dict:
-    """The record of how the weights at ``path`` (default: the shipped ones) were made."""
-    return read_weights(path if path is not None else DEFAULT_WEIGHTS)[1]
+    """The record of how the weights at ``path`` (default: ``weights_path()``) were made."""
+    return read_weights(path if path is not None else weights_path())[1]

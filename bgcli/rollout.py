@@ -93,6 +93,7 @@ class RolloutResult:
     elapsed_seconds: float
     partial: bool = False
     version: str = __version__
+    net: str | None = None  # the net weights played with (bgcli.net.net_id); None without
     equity_trace: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
     # each game's five outcome values (games x 5), for paired comparisons of rollouts
     values: np.ndarray = field(default_factory=lambda: np.zeros((0, 5)), repr=False)
@@ -119,7 +120,8 @@ class RolloutResult:
         settings = asdict(self.settings)
         settings.pop("threads")  # results do not depend on it
         row.update({f"{key}": value for key, value in settings.items()})
-        row.update(bgcli_version=self.version, elapsed_seconds=round(self.elapsed_seconds, 3))
+        row.update(net=self.net, bgcli_version=self.version,
+                   elapsed_seconds=round(self.elapsed_seconds, 3))
         return row
 
 
@@ -218,7 +220,7 @@ def rollout(position: Position, settings: RolloutSettings = RolloutSettings(),
     equity is in units of the cube at the start."""
     import numba
 
-    from .evaluation import policy_code
+    from .evaluation import policy_code, policy_net
     from .kernels.playout import rollout_trials
 
     problems = settings.problems()
@@ -234,6 +236,7 @@ def rollout(position: Position, settings: RolloutSettings = RolloutSettings(),
     cube_points = np.zeros(settings.trials)
     owner = CUBE_OWNERS[cube_owner]
     policy, params = policy_code(settings.policy, bearoff=True)
+    net = policy_net(settings.policy)
     done = 0
     batch = 32
     began = time.perf_counter()
@@ -283,6 +286,7 @@ def rollout(position: Position, settings: RolloutSettings = RolloutSettings(),
         settings=settings,
         elapsed_seconds=time.perf_counter() - began,
         partial=partial,
+        net=net,
         equity_trace=np.array(trace),
         values=values[:done],
         cube_points=cube_points[:done] if settings.cubeful else np.zeros(0),

@@ -499,6 +499,28 @@ def test_resume_refuses_another_evaluator_or_dice(capsys, tmp_path):
     assert code == 0 and "2 already there" in err, err
 
 
+def test_rows_name_the_net_and_resume_refuses_another(capsys, tmp_path, monkeypatch):
+    from bgcli.kernels.net import init_params
+    from bgcli.net import net_id, save_weights
+
+    collection = write_collection(tmp_path / "c.csv", POSITIONS[:2])
+    out = tmp_path / "out.jsonl"
+    code, _, err = run(capsys, "batch", str(collection), "-o", str(out))
+    assert code == 0, err
+    shipped = net_id()
+    assert {row["net"] for row in read_rows(out)} == {shipped}
+    heuristic = tmp_path / "heuristic.jsonl"
+    code, _, err = run(capsys, "batch", str(collection), "-o", str(heuristic), "--policy", "heuristic")
+    assert code == 0 and {row["net"] for row in read_rows(heuristic)} == {""}, err  # null
+    mine = tmp_path / "mine.npz"
+    save_weights(mine, init_params(7), {"games": 0})
+    monkeypatch.setenv("BGCLI_WEIGHTS", str(mine))
+    before = out.read_bytes()
+    code, _, err = run(capsys, "batch", str(collection), "-o", str(out), "--resume")
+    assert code == 2 and f"written with net={shipped}, this run has net={net_id(mine)}" in err, err
+    assert out.read_bytes() == before
+
+
 def test_ctrl_c_keeps_the_rows_written(capsys, tmp_path, study, monkeypatch):
     import bgcli.batch
 
@@ -594,15 +616,15 @@ def test_sigterm_closes_a_parquet_file_properly(capsys, tmp_path, long_study):
 # ----------------------------------------------------------------------------- Dask
 
 
-def _dask(*argv: str, **kwargs) -> subprocess.Popen:
-    environment = dict(os.environ, NUMBA_NUM_THREADS="1")
+def _dask(*argv: str, environment: dict | None = None, **kwargs) -> subprocess.Popen:
+    environment = dict(os.environ, NUMBA_NUM_THREADS="1") | (environment or {})
     return subprocess.Popen([sys.executable, "-m", "dask", *argv], stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, env=environment, **kwargs)
 
 
-def _worker(scheduler_file: Path) -> subprocess.Popen:
+def _worker(scheduler_file: Path, environment: dict | None = None) -> subprocess.Popen:
     return _dask("worker", "--scheduler-file", str(scheduler_file), "--nthreads", "1",
-                 "--no-nanny", "--no-dashboard", "--host", "127.0.0.1")
+                 "--no-nanny", "--no-dashboard", "--host", "127.0.0.1", environment=environment)
 
 
 def _stop(processes: list[subprocess.Popen]) -> None:
@@ -721,3 +743,27 @@ def _scheduler_transitions(address: str) -> list[tuple[str, str, str]]:
 
     with Client(address, timeout="30s", set_as_default=False) as client:
         return client.run_on_scheduler(transitions)
+
+
+def test_a_worker_with_another_net_is_refused(capsys, tmp_path, long_study, dask_cluster):
+    """Last of the Dask tests: it adds a worker that plays with other weights, then stops it."""
+    from bgcli.kernels.net import init_params
+    from bgcli.net import net_id, save_weights
+
+    collection, settings = long_study
+    address, scheduler_file, processes = dask_cluster
+    mine = tmp_path / "mine.npz"
+    save_weights(mine, init_params(7), {"games": 0})
+    odd = _worker(scheduler_file, {"BGCLI_WEIGHTS": str(mine)})
+    processes.append(odd)
+    try:
+        _wait_for_workers(address, 3)
+        code, _, err = run(capsys, "batch", str(collection), "-o", str(tmp_path / "d.csv"),
+                           *settings, "--scheduler", address)
+        assert code == 2, err
+        assert f"plays with net weights {net_id(mine)}, this is {net_id()}" in err, err
+        assert not (tmp_path / "d.csv").exists()
+    finally:
+        odd.kill()
+        odd.wait(timeout=10)
+

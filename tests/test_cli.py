@@ -62,11 +62,17 @@ def test_top_level_help_lists_every_command(capsys):
         assert command in out
 
 
-def test_version(capsys):
+def test_version(capsys, monkeypatch, tmp_path):
+    from bgcli.net import DEFAULT_WEIGHTS, net_id
+
     code, out, err = run(capsys, "--version")
     assert code == 0
-    assert out.strip() == f"bgcli {__version__}"
+    assert out.splitlines() == [f"bgcli {__version__}", f"net weights: {net_id()}, {DEFAULT_WEIGHTS}"]
     assert err == ""
+    monkeypatch.setenv("BGCLI_WEIGHTS", str(tmp_path / "missing.npz"))
+    code, out, err = run(capsys, "--version")
+    assert code == 0
+    assert out.splitlines()[1] == f"net weights: BGCLI_WEIGHTS: no such net weights file: '{tmp_path / 'missing.npz'}'"
 
 
 def test_no_arguments_shows_help_and_a_usage_error(capsys):

@@ -562,6 +562,49 @@ def test_rollout_with_the_net_policy(capsys):
     assert (heuristic["win"], heuristic["equity"]) != (rows[0]["win"], rows[0]["equity"])
 
 
+def test_net_id_names_the_weights_not_the_file(tmp_path):
+    from bgcli.net import DEFAULT_WEIGHTS, load_params, net_id, save_weights, weights_record
+
+    shipped = net_id()
+    assert shipped.startswith("sha256:") and f"({weights_record()['games']} games)" in shipped
+    assert net_id(DEFAULT_WEIGHTS) == shipped
+    copy = tmp_path / "copy.npz"  # the same weights with another record: the same net
+    save_weights(copy, load_params(), {"games": weights_record()["games"], "note": "a copy"})
+    assert net_id(copy) == shipped
+    other = tmp_path / "other.npz"
+    save_weights(other, net.init_params(7), {"games": 0})
+    assert net_id(other).endswith("(0 games)") and net_id(other)[:19] != shipped[:19]
+
+
+def test_bgcli_weights_picks_the_net_of_every_command(capsys, tmp_path, monkeypatch):
+    from bgcli.net import net_id, save_weights
+
+    mine = tmp_path / "mine.npz"
+    save_weights(mine, net.init_params(7), {"games": 0})
+    argv = ("rollout", "4HPwATDgc/ABMA", "--trials", "36", "--seed", "3", "-f", "json")
+    code, out, err = run(capsys, *argv)
+    assert code == 0, err
+    shipped = json.loads(out)[0]
+    assert shipped["net"] == net_id()
+    monkeypatch.setenv("BGCLI_WEIGHTS", str(mine))
+    code, out, err = run(capsys, *argv)
+    assert code == 0, err
+    row = json.loads(out)[0]
+    assert row["net"] == net_id(mine) != shipped["net"]
+    assert (row["win"], row["equity"]) != (shipped["win"], shipped["equity"])
+    code, out, err = run(capsys, "best", "4HPwATDgc/ABMA", "31", "--evaluate-only", "-f", "json")
+    assert code == 0 and json.loads(out)[0]["net"] == net_id(mine), err
+    code, out, err = run(capsys, "rollout", "4HPwATDgc/ABMA", "--trials", "36", "--policy",
+                         "heuristic", "-f", "json")
+    assert code == 0 and json.loads(out)[0]["net"] is None, err
+    monkeypatch.setenv("BGCLI_WEIGHTS", str(tmp_path / "missing.npz"))
+    for command in (argv, ("cube", "4HPwATDgc/ABMA"), ("batch", "-", "--rollout")):
+        code, out, err = run(capsys, *command)
+        assert code == 1 and out == "", err
+        assert err.splitlines() == [f"bgcli: error: BGCLI_WEIGHTS: no such net weights file: "
+                                    f"'{tmp_path / 'missing.npz'}'"]
+
+
 def test_kernel_cache_follows_every_kernel_source(tmp_path, monkeypatch):
     """numba only notices changes to a function's own file; the cache folder is keyed by a
     hash of all kernel sources instead, so editing one kernel never leaves stale code."""

@@ -204,6 +204,7 @@ def batch(
                          read_done, run_batch)
     from ..collections import read_collection
     from ..errors import ClusterError, CollectionError, OutputError
+    from ..evaluation import policy_net
 
     fmt = _output_format(output, fmt, resume, overwrite)
     roll = parse_dice_option(dice)
@@ -229,6 +230,7 @@ def batch(
         plan = BatchPlan(rollout=settings, master_seed=master_seed,
                          policy=settings.policy if settings is not None else policy or BatchPlan.policy,
                          dice=(max(roll), min(roll)) if roll is not None else None, plies=plies)
+        policy_net(plan.evaluator_policy)  # unreadable $BGCLI_WEIGHTS: one error, not one a row
         if done is not None:
             check_resumable(done, plan, output)
 

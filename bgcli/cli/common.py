@@ -37,7 +37,13 @@ def report(label: str, error: Exception) -> None:
 
 def _version_callback(value: bool) -> None:
     if value:
+        from ..net import net_id, weights_path
+
         typer.echo(f"bgcli {__version__}")
+        try:
+            typer.echo(f"net weights: {net_id()}, {weights_path()}")
+        except BgcliError as exc:
+            typer.echo(f"net weights: {exc}")
         raise typer.Exit()
 
 

@@ -42,15 +42,17 @@ def _settings_columns(settings, policy: str = "net", plies: int | None = None) -
     """The settings behind a result: the rollout's, or with none the evaluator's (``plies``
     of lookahead, where the evaluator ranked or decided)."""
     from .. import __version__
+    from ..evaluation import policy_net
 
     evaluator = {} if plies is None else {"plies": plies}
     if settings is None:
-        return {"policy": policy, "trials": 0} | evaluator | {"bgcli_version": __version__}
+        return {"policy": policy, "trials": 0} | evaluator \
+            | {"net": policy_net(policy), "bgcli_version": __version__}
     return {"trials": settings.trials, "seed": settings.seed, "policy": settings.policy,
             "truncate": settings.truncate, "variance_reduction": settings.variance_reduction,
             "quasi_random": settings.quasi_random,
             "bearoff_truncation": settings.bearoff_truncation} | evaluator \
-        | {"bgcli_version": __version__}
+        | {"net": policy_net(settings.policy), "bgcli_version": __version__}
 
 
 def _best_table_row(row: dict) -> dict:

@@ -266,6 +266,7 @@ def report(
 
     Example:  bgcli report positions/examples.txt -o reports/example --trials 1296 --seed 1
     """
+    from ..evaluation import policy_net
     from ..report import write_report
     from ..report.study import StudyError, analyse, replay_games
 
@@ -273,6 +274,7 @@ def report(
     entries = _read(source)
     if not entries:
         raise InputError(f"no positions in {str(source)!r}")
+    policy_net(settings.policy)  # unreadable $BGCLI_WEIGHTS: one error, not one a position
     master_seed = _master_seed(seed)
     progress = _Progress("bgcli report", len(entries))
     rolled = rollouts and any(not e.error and e.situation is not None and not e.has_rollout

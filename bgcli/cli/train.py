@@ -31,10 +31,12 @@ def train(
 ) -> None:
     """Train the neural evaluator by TD(lambda) self-play; progress on stderr, the record
     (games, seed, wall time, strength checks, history of runs) as JSON on stdout. Ctrl-C or
-    SIGTERM saves the checkpoint of the games finished, then exits 130.
+    SIGTERM saves the checkpoint of the games finished, then exits 130. Every command plays
+    with the weights BGCLI_WEIGHTS names (default: the shipped ones).
 
     Example:  bgcli train --games 250000 --seed 1 -o net.npz   (then: --resume net.npz;
-    add --positions positions/train_backgames.txt to train on back games too)"""
+    add --positions positions/train_backgames.txt to train on back games too; play with it:
+    BGCLI_WEIGHTS=net.npz bgcli rollout 4HPwATDgc/ABMA)"""
     from ..train import TrainSettings, make_record
     from ..train import train as run_training
 

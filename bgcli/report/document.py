@@ -375,6 +375,9 @@ def settings_lines(entries: Sequence[ReportEntry]) -> list[str]:
     if policies:
         lines.append(f"Cube actions from the rollouts' rates, else the evaluator's; best plays "
                      f"by the evaluator; evaluator: {', '.join(policies)}.")
+    nets = sorted({e.row["net"] for e in entries if not e.error and _text(e.row.get("net"))})
+    if nets:
+        lines.append(f"Net weights: {', '.join(nets)}.")
     masters = sorted({str(exact_int(e.row["master_seed"])) for e in entries
                       if e.has_rollout and _text(e.row.get("master_seed"))})
     if masters:

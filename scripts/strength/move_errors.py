@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -92,8 +93,8 @@ def main() -> None:
     parser.add_argument("--weights", help="judge these net weights (.npz) instead of the shipped ones")
     parser.add_argument("-o", "--output", help="write the result as JSON here too")
     args = parser.parse_args()
-    if args.weights:
-        bgcli.net.DEFAULT_WEIGHTS = Path(args.weights)
+    if args.weights:  # the net policy plays with these (bgcli.net.weights_path)
+        os.environ["BGCLI_WEIGHTS"] = args.weights
     judge = GnubgPlayer()
     began = time.perf_counter()
     rows = []
@@ -104,7 +105,7 @@ def main() -> None:
             f"{key} {value['mean_error']:.4f} ({value['share_over_0.02']:.0%} > 0.02)"
             for key, value in row.items() if isinstance(value, dict)), file=sys.stderr)
     result = {"rows": rows, "seed": args.seed, "judge": "gnubg 0-ply, cubeless",
-              "net_games": bgcli.net.weights_record(bgcli.net.DEFAULT_WEIGHTS).get("games"),
+              "net_games": bgcli.net.weights_record().get("games"),
               "weights": args.weights or "shipped", "bgcli_version": __version__,
               "seconds": round(time.perf_counter() - began, 1)}
     text = json.dumps(result, indent=1)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 import time
 from collections import defaultdict
@@ -47,10 +48,8 @@ def main() -> None:
                         help="only the positions of this theme (repeatable), e.g. backgame")
     parser.add_argument("-o", "--output")
     args = parser.parse_args()
-    if args.weights:
-        import bgcli.net
-
-        bgcli.net.DEFAULT_WEIGHTS = Path(args.weights)
+    if args.weights:  # the net policy plays with these (bgcli.net.weights_path)
+        os.environ["BGCLI_WEIGHTS"] = args.weights
 
     references = [json.loads(line) for line in FIXTURE.read_text().splitlines() if line.strip()]
     if args.theme:

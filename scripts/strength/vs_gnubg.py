@@ -23,9 +23,9 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
@@ -134,10 +134,8 @@ def main() -> None:
     parser.add_argument("--weights", help="play with these net weights (.npz) instead of the shipped ones")
     parser.add_argument("-o", "--output", help="write the result as JSON here too")
     args = parser.parse_args()
-    if args.weights:
-        import bgcli.net
-
-        bgcli.net.DEFAULT_WEIGHTS = Path(args.weights)
+    if args.weights:  # the net policy plays with these (bgcli.net.weights_path)
+        os.environ["BGCLI_WEIGHTS"] = args.weights
 
     gnubg = GnubgPlayer()
     check_left = [args.check_agreement]
