@@ -61,16 +61,12 @@ def read_weights(path: str | Path) -> tuple[np.ndarray, dict]:
     except (OSError, KeyError, ValueError) as exc:
         raise BgcliError(f"cannot read net weights: {exc}: {str(path)!r}") from exc
     if shape != (n_inputs, n_hidden) or params.shape != (size,):
-        nets = params.size / (shape[0] * shape[1] + 6 * shape[1] + 5)
-        # the earlier layouts: 196 point inputs and up to this many hand-made features per
-        # side, in a contact and a race net
-        older = shape[1] == n_hidden and 196 < shape[0] <= n_inputs and nets == 2
-        hint = (" (scripts/widen_net_inputs.py in bgcli's source carries them over)"
-                if older else "")
-        theirs = f"{nets:g} " if nets.is_integer() else ""
-        ours = size // (n_inputs * n_hidden + 6 * n_hidden + 5)
-        raise BgcliError(f"net weights are for {theirs}{shape[0]}-{shape[1]}-5 nets, this "
-                         f"version uses {ours} {n_inputs}-{n_hidden}-5 nets{hint}: {str(path)!r}")
+        # the earlier layouts: 196 point inputs and fewer hand-made features per side
+        older = shape[1] == n_hidden and 196 < shape[0] < n_inputs and shape[0] % 2 == 0
+        hint = (f" (scripts/widen_net_inputs.py in bgcli's source carries {shape[0]}-input "
+                f"weights over)" if older else "")
+        raise BgcliError(f"net weights are for a {shape[0]}-{shape[1]}-5 net, this version "
+                         f"uses {n_inputs}-{n_hidden}-5{hint}: {str(path)!r}")
     return params, record
 
 

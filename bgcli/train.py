@@ -248,7 +248,7 @@ def make_record(state: TrainState, command: str) -> dict:
         this_run["positions"] = state.positions
 
     return {"method": "TD(lambda) self-play, both sides greedy 0-ply by the net being trained",
-            "net": f"contact, race and back-game nets, {N_INPUTS}-{N_HIDDEN}-5 each",
+            "net": f"contact and race nets, {N_INPUTS}-{N_HIDDEN}-5 each",
             "command": command, "bgcli_version": __version__, "games": state.games,
             "seed": state.seed, "alpha": state.alpha, "lambda": state.lam,
             "explore": state.explore,

@@ -1,14 +1,13 @@
-"""Carry net weights of an earlier layout over to this version's.
+"""Carry net weights of an earlier, narrower input layout over to this version's.
 
     python scripts/widen_net_inputs.py OLD.npz NEW.npz
 
 Earlier nets had fewer hand-made features per side: 4 (204 inputs, up to session 3), 7
 (210 inputs, session 4). This version has ``N_FEATURES`` (the same ones first, in the same
 order; see ``bgcli.kernels.net``). Every old weight keeps its place except side 1's
-features, which move up; the rows of the new inputs are zero. Earlier versions had two nets
-(contact and race); this one adds a third for back games (``net.BACK``), which starts as a
-copy of the contact net. So the carried net is the same function (training then learns the
-new rows and the back-game net). The record's ``history`` gets an entry for the step.
+features, which move up; the rows of the new inputs are zero, so the widened net is the
+same function (training then learns the new rows). The record's ``history`` gets an entry
+for the step.
 """
 
 from __future__ import annotations
@@ -25,14 +24,13 @@ POINT_INPUTS = 2 * net.N_SIDE
 
 
 def old_features(size: int) -> int:
-    """Hand-made features per side of a contact and race net pair with ``size`` weights
-    (same hidden layer)."""
+    """Hand-made features per side of a net pair with ``size`` weights (same hidden layer)."""
     H = net.N_HIDDEN
     n_inputs, rest = divmod(size // 2 - 6 * H - 5, H)
     features, odd = divmod(n_inputs - POINT_INPUTS, 2)
-    if size % 2 or rest or odd or not 0 < features <= net.N_FEATURES:
-        raise ValueError(f"expected the weights of an N-{H}-5 contact and race net pair (N up "
-                         f"to {net.N_INPUTS}), got {size} values")
+    if size % 2 or rest or odd or not 0 < features < net.N_FEATURES:
+        raise ValueError(f"expected the weights of a narrower N-{H}-5 net pair (N below "
+                         f"{net.N_INPUTS}), got {size} values")
     return features
 
 
@@ -55,15 +53,7 @@ def widen(old: np.ndarray) -> np.ndarray:
         # b1, W2, b2 follow W1 in the same order in both layouts
         rest_old = old[o_old + old_inputs * H:o_old + old_net_size]
         new[o_new + net.W1_SIZE:o_new + net.NET_SIZE] = rest_old
-    contact = net.CONTACT * net.NET_SIZE
-    new[net.BACK * net.NET_SIZE:(net.BACK + 1) * net.NET_SIZE] = new[contact:contact + net.NET_SIZE]
     return new
-
-
-def _note(old_inputs: int) -> str:
-    widened = "" if old_inputs == net.N_INPUTS else (
-        f"{old_inputs} inputs widened to {net.N_INPUTS} (the new inputs' weights zero); ")
-    return f"{widened}the back-game net a copy of the contact net: the same function"
 
 
 def main() -> None:
@@ -78,7 +68,8 @@ def main() -> None:
     record["history"] = record.get("history", []) + [{
         "command": f"python scripts/widen_net_inputs.py {args.old} {args.new}",
         "games": [games, games],
-        "note": _note(POINT_INPUTS + 2 * old_features(old.size))}]
+        "note": f"{POINT_INPUTS + 2 * old_features(old.size)} inputs widened to "
+                f"{net.N_INPUTS}: the same function, the new inputs' weights zero"}]
     save_weights(args.new, widen(old), record)
     print(f"{args.new}: {net.N_INPUTS}-{net.N_HIDDEN}-5 nets, {record.get('games')} games")
 

@@ -1,14 +1,12 @@
 """A small neural evaluator: input encoding, forward pass, gradients and TD(lambda) updates.
 
-Three one-hidden-layer networks share one input encoding: a *race* net once the two sides'
-checkers have passed each other (the same test as the heuristic), a *back-game* net while a
-side holds a point in the other's home board and trails by 60 pips or more (back games and
-ace-point games call for play of their own; gnubg too keeps nets for kinds of position), and
-a *contact* net for the rest (``net_of``). All see the position from the side on roll
-(``board[me]``) and give five sigmoid outputs in gnubg's order (win, win gammon, win
-backgammon, lose gammon, lose backgammon). At evaluation the outputs are made consistent: a
-gammon is at most a win, a backgammon at most a gammon, and a gammon that can no longer
-happen (the loser has borne a checker off) is zero. Training works on the raw sigmoids.
+Two one-hidden-layer networks share one input encoding: a *contact* net and a *race* net,
+picked by whether the two sides' checkers have passed each other (the same test as the
+heuristic). Both see the position from the side on roll (``board[me]``) and give five
+sigmoid outputs in gnubg's order (win, win gammon, win backgammon, lose gammon, lose
+backgammon). At evaluation the outputs are made consistent: a gammon is at most a win, a
+backgammon at most a gammon, and a gammon that can no longer happen (the loser has borne a
+checker off) is zero. Training works on the raw sigmoids.
 
 Input encoding (``N_INPUTS`` = 218 values), for side ``s`` = 0 (on roll) and 1 (opponent),
 ``base = 98 * s``, each side in its own point numbering (index 0 = its 1-point):
@@ -42,8 +40,8 @@ Earlier nets had fewer features per side (4 up to session 3, 7 in session 4), th
 ones first: ``scripts/widen_net_inputs.py`` carries such weights over, with zero weights
 for the new inputs, so the wider net starts as the same function.
 
-Weight layout: ``params`` is one flat float64 array holding the contact net, the race net and
-the back-game net, ``NET_SIZE`` values each (``N_HIDDEN`` = H hidden units, N inputs):
+Weight layout: ``params`` is one flat float64 array holding the contact net then the race net,
+``NET_SIZE`` values each (``N_HIDDEN`` = H hidden units, N inputs):
 
 * ``[0, N*H)``: W1, input-major (``W1[i, j]`` at ``i * H + j``: input i -> hidden j), so the
   sparse forward pass adds one contiguous row per nonzero input;
@@ -74,13 +72,8 @@ B1_AT = W1_SIZE
 W2_AT = B1_AT + N_HIDDEN
 B2_AT = W2_AT + N_OUTPUTS * N_HIDDEN
 NET_SIZE = B2_AT + N_OUTPUTS
-CONTACT, RACE, BACK = 0, 1, 2
-N_NETS = 3
-PARAMS_SIZE = N_NETS * NET_SIZE
-#: The back-game net's positions (``net_of``): contact, and a side holds at least
-#: ``BACK_ANCHORS`` points in the other's home board while trailing by ``BACK_PIPS`` pips.
-BACK_ANCHORS = 1
-BACK_PIPS = 60
+CONTACT, RACE = 0, 1
+PARAMS_SIZE = 2 * NET_SIZE
 MAX_NONZERO = N_INPUTS
 
 _PIP_SCALE = 1.0 / 167.0
@@ -287,9 +280,8 @@ def shots(board, side, made_side):
     return _count_shots(blots, hitters, made_side)
 
 
-#: Positions in ``_scan``'s tuple of the checkers left (bar included), the pips, the made
-#: points and the rearmost point.
-_LEFT, _PIPS, _MADE, _REAR = 0, 1, 3, 8
+#: Positions in ``_scan``'s tuple of the checkers left (bar included) and the rearmost point.
+_LEFT, _REAR = 0, 8
 #: Bits of a side's home-board points (0-5) and of its anchor points in the other's (18-23).
 _HOME_AND_BACK = np.int64(63 | (63 << 18))
 
@@ -333,33 +325,6 @@ def _scan(board, side):
     rear = 63 - leading_zeros(occupied)  # the highest bit; -1 when none
     return (left + bar, pips + 25 * bar, bar, made, blots, occupied, _bit_count(made & 63),
             best_prime, rear, free + 24 * bar, back)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _holds_back(made, pips, other_pips):
-    """Whether a side (its made-point mask and pips) holds ``BACK_ANCHORS`` points in the
-    other's home board and trails it by ``BACK_PIPS`` pips or more."""
-    return _bit_count((made >> 18) & 63) >= BACK_ANCHORS and pips - other_pips >= BACK_PIPS
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _net_of_scans(mine, theirs):
-    """CONTACT, RACE or BACK for a position from its two sides' scans (``_scan``)."""
-    if not _rears_in_contact(mine[_REAR], theirs[_REAR]):
-        return RACE
-    if (_holds_back(mine[_MADE], mine[_PIPS], theirs[_PIPS])
-            or _holds_back(theirs[_MADE], theirs[_PIPS], mine[_PIPS])):
-        return BACK
-    return CONTACT
-
-
-@njit(cache=True, nogil=True)
-def net_of(board, me):
-    """Which net evaluates ``board`` (``me`` on roll): RACE once no checker has an opposing
-    one in front of it; BACK when a side holds points in the other's home board far behind
-    in the race (back games, ace-point games: gnubg too has a net of its own for a kind of
-    position that needs other play); CONTACT otherwise."""
-    return _net_of_scans(_scan(board, me), _scan(board, 1 - me))
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -604,7 +569,8 @@ def net_probabilities(board, me, params, out):
     h = buf[MAX_NONZERO + N_HIDDEN:MAX_NONZERO + 2 * N_HIDDEN]
     y = buf[MAX_NONZERO + 2 * N_HIDDEN:]
     n = encode(board, me, idx, val)
-    forward(params, net_of(board, me) * NET_SIZE, idx, val, n, z, h, y)
+    offset = 0 if is_contact(board, me) else NET_SIZE
+    forward(params, offset, idx, val, n, z, h, y)
     make_consistent(board, me, y, out)
 
 
@@ -639,7 +605,7 @@ def init_params(seed: int) -> np.ndarray:
     """Fresh random weights (small, seeded); output biases start at typical outcome rates."""
     rng = np.random.default_rng(seed)
     params = np.zeros(PARAMS_SIZE)
-    for net in range(N_NETS):
+    for net in (CONTACT, RACE):
         o = net * NET_SIZE
         params[o:o + W1_SIZE] = rng.uniform(-0.1, 0.1, W1_SIZE)
         params[o + W2_AT:o + B2_AT] = rng.uniform(-0.1, 0.1, N_OUTPUTS * N_HIDDEN)
@@ -676,7 +642,7 @@ def fold_linear_extras(params):
     every hidden pre-activation is unchanged (up to rounding), and an incremental update
     need not add those rows."""
     folded = params[:PARAMS_SIZE].copy()
-    for net in range(N_NETS):
+    for net in range(2):
         o = net * NET_SIZE
         for s in range(2):
             for k in LINEAR_EXTRAS:
@@ -717,18 +683,18 @@ def net_choose(count, weights, boards, probs, folded):
     passes its float64 ``params``, which change every ply, and ``folded=False``.
 
     The plays of one roll differ in a few points only, so the hidden layer is computed
-    incrementally: the first result of each net (contact, race, back game) is evaluated in
-    full, and every later one from it. The boards are compared point by point, and only the
-    inputs of the points that differ (and of the extras that differ: bar, off, features)
-    add ``(x - x_ref) * W1`` rows; the full encoding is never built for them."""
+    incrementally: the first result of each net (contact, race) is evaluated in full, and
+    every later one from it. The boards are compared point by point, and only the inputs
+    of the points that differ (and of the extras that differ: bar, off, features) add
+    ``(x - x_ref) * W1`` rows; the full encoding is never built for them."""
     real = weights.dtype
     idx = np.empty(MAX_NONZERO, dtype=np.int64)
     val = np.empty(MAX_NONZERO, dtype=real)
-    board_ref = np.empty((N_NETS, 2, 25), dtype=np.int8)
+    board_ref = np.empty((2, 2, 25), dtype=np.int8)
     extras = np.empty((2, N_EXTRA), dtype=real)
-    extras_ref = np.empty((N_NETS, 2, N_EXTRA), dtype=real)
-    z_ref = np.empty((N_NETS, N_HIDDEN), dtype=real)
-    have_ref = np.zeros(N_NETS, dtype=np.bool_)
+    extras_ref = np.empty((2, 2, N_EXTRA), dtype=real)
+    z_ref = np.empty((2, N_HIDDEN), dtype=real)
+    have_ref = np.zeros(2, dtype=np.bool_)
     z = np.empty(N_HIDDEN, dtype=real)
     h = np.empty(N_HIDDEN, dtype=real)
     y = np.empty(N_OUTPUTS)
@@ -742,7 +708,7 @@ def net_choose(count, weights, boards, probs, folded):
         if mine[_LEFT] == 0 or theirs[_LEFT] == 0:
             outcome(board, 0, candidate)
         else:
-            net = _net_of_scans(mine, theirs)
+            net = CONTACT if _rears_in_contact(mine[_REAR], theirs[_REAR]) else RACE
             offset = net * NET_SIZE
             if not have_ref[net]:
                 n = encode(board, 0, idx, val)

@@ -31,7 +31,7 @@ from .dice import next_u64, roll_dice, uniform
 from .evaluate import POLICY_RANDOM, equity, evaluate
 from .movegen import generate_plays, new_buffers
 from .net import (MAX_NONZERO, N_HIDDEN, N_OUTPUTS, NET_SIZE, PARAMS_SIZE, add_gradient,
-                  encode, forward, net_choose, net_of, outcome)
+                  encode, forward, is_contact, net_choose, outcome)
 from .playout import trial_seed
 
 
@@ -54,7 +54,7 @@ def _evaluate_into(params, board, player, idx, val, z, h, y, a):
     """Forward pass on ``board`` (row 1 on roll, absolute ``player``): fills the buffers and
     ``a`` (player 0's frame); returns the net's offset and the number of nonzero inputs."""
     n = encode(board, 1, idx, val)
-    offset = net_of(board, 1) * NET_SIZE
+    offset = 0 if is_contact(board, 1) else NET_SIZE
     forward(params, offset, idx, val, n, z, h, y)
     _to_frame(y, player, a)
     return offset, n
@@ -162,8 +162,8 @@ def td_train(params, start, seed, first_game, n_games, alpha, lam, explore, stat
         player = ply % 2
         offset, n = _evaluate_into(params, board, player, idx, val, z, h, y, now)
         _add_traces(params, offset, idx, val, n, z, h, y, player, traces)
-        lo = offset  # the nets this game has used lie in params[lo:hi]
-        hi = offset + NET_SIZE
+        used_contact = offset == 0
+        used_race = offset != 0
         while True:
             d1, d2 = roll_dice(state)
             while opening and ply == 0 and d1 == d2:
@@ -189,14 +189,18 @@ def td_train(params, start, seed, first_game, n_games, alpha, lam, explore, stat
             for k in range(5):
                 delta[k] = alpha * (nxt[k] - now[k])
             # only the nets this game has used have nonzero traces
+            lo = 0 if used_contact else NET_SIZE
+            hi = PARAMS_SIZE if used_race else NET_SIZE
             _td_update(params[lo:hi], traces[:, lo:hi], delta, lam)
             if over:
                 stats[1] += nxt[0] * 2.0 - 1.0 + nxt[1] + nxt[2] - nxt[3] - nxt[4]
                 break
             offset, n = _evaluate_into(params, board, player, idx, val, z, h, y, now)
             _add_traces(params, offset, idx, val, n, z, h, y, player, traces)
-            lo = min(lo, offset)
-            hi = max(hi, offset + NET_SIZE)
+            if offset == 0:
+                used_contact = True
+            else:
+                used_race = True
         stats[0] += ply
         stats[2] += 1.0
 
