@@ -11,7 +11,9 @@ gnubg's favourite and bgcli's choice. Errors are reported per side (``first``: t
 roll in the position, ``second``: its opponent), over the whole game and over each side's
 first 10 moves, where the position's theme still holds. A side whose errors run well above
 those of the opening position is where bgcli's playouts, and so its rollout, part from
-gnubg's. gnubg is the judge here only, never a teacher.
+gnubg's. gnubg is the judge here only, never a teacher. ``--plies 1`` has bgcli play each
+move at 1 ply (as ``bgcli best`` ranks plays) instead: how much of the error a lookahead
+removes (``scripts/strength/move_errors_1ply.json``).
 """
 
 from __future__ import annotations
@@ -52,7 +54,8 @@ def move_error(judge: GnubgPlayer, plays, chosen) -> float:
     return float(max(scores) - mine)
 
 
-def judge_position(judge: GnubgPlayer, position_id: str, games: int, seed: int) -> dict:
+def judge_position(judge: GnubgPlayer, position_id: str, games: int, seed: int,
+                   plies: int = 0) -> dict:
     rng = np.random.default_rng([seed, games])
     errors = {"first": [], "second": []}
     early = {"first": [], "second": []}
@@ -62,7 +65,7 @@ def judge_position(judge: GnubgPlayer, position_id: str, games: int, seed: int) 
             dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
             plays = legal_plays(position, dice)
             if plays:
-                chosen = bgcli_choose(position, dice, "net")
+                chosen = bgcli_choose(position, dice, "net", plies)
                 error = move_error(judge, plays, chosen)
                 errors[side].append(error)
                 if moves[side] < EARLY_MOVES:
@@ -90,6 +93,8 @@ def main() -> None:
     parser.add_argument("positions", nargs="+", help="GNU Backgammon Position IDs")
     parser.add_argument("--games", type=int, default=30)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--plies", type=int, choices=(0, 1), default=0,
+                        help="bgcli plays at 0 ply (as in rollouts, the default) or 1 ply")
     parser.add_argument("--weights", help="judge these net weights (.npz) instead of the shipped ones")
     parser.add_argument("-o", "--output", help="write the result as JSON here too")
     args = parser.parse_args()
@@ -99,12 +104,13 @@ def main() -> None:
     began = time.perf_counter()
     rows = []
     for position_id in args.positions:
-        row = judge_position(judge, position_id, args.games, args.seed)
+        row = judge_position(judge, position_id, args.games, args.seed, args.plies)
         rows.append(row)
         print(f"{position_id}: " + "  ".join(
             f"{key} {value['mean_error']:.4f} ({value['share_over_0.02']:.0%} > 0.02)"
             for key, value in row.items() if isinstance(value, dict)), file=sys.stderr)
-    result = {"rows": rows, "seed": args.seed, "judge": "gnubg 0-ply, cubeless",
+    result = {"rows": rows, "seed": args.seed, "plies": args.plies,
+              "judge": "gnubg 0-ply, cubeless",
               "net_games": bgcli.net.weights_record().get("games"),
               "weights": args.weights or "shipped", "bgcli_version": __version__,
               "seconds": round(time.perf_counter() - began, 1)}
