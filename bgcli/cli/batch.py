@@ -187,7 +187,7 @@ def batch(
     stop_se: Optional[float] = typer.Option(None, "--stop-se", min=0.0,
                                             help="Stop a position once its equity's standard error is below this..."),
     min_games: Optional[int] = typer.Option(None, "--min-games", min=2, help="...after at least this many games (default 324)."),
-    policy: Optional[str] = typer.Option(None, "--policy", help="net (the trained neural net, default), heuristic or random: plays the rollouts, and is the evaluator of the cube and best-play columns."),
+    policy: Optional[str] = typer.Option(None, "--policy", help="net (the trained neural net, default; BGCLI_WEIGHTS picks its weights), heuristic or random: plays the rollouts, and is the evaluator of the cube and best-play columns."),
     dice: Optional[str] = typer.Option(None, "--dice", "-d", metavar="DICE",
                                        help="A roll, e.g. 31: the best play for it is given for every position that has no dice rolled (a position's own rolled dice win)."),
     plies: int = typer.Option(1, "--plies", min=0, max=1, help="The evaluator's lookahead for the best-play column and, without --rollout, the cube columns: 1 (default, gnubg's 1-ply, as bgcli best) or 0 (static)."),

@@ -47,8 +47,8 @@ QuasiOption = typer.Option(DEFAULTS.quasi_random, "--quasi-random/--no-quasi-ran
                            help="Spread the first two rolls evenly.")
 InitialOption = typer.Option(False, "--initial",
                              help="Treat positions as the start of a game: no doubles on the first roll.")
-PolicyOption = typer.Option(DEFAULTS.policy, "--policy", help="How the games are played: net (greedy over the trained neural net, the default), heuristic or random.")
-ReportPolicyOption = typer.Option(DEFAULTS.policy, "--policy", help="How the games are played, and the evaluator of the cube actions and best plays: net (greedy over the trained neural net, the default), heuristic or random.")
+PolicyOption = typer.Option(DEFAULTS.policy, "--policy", help="How the games are played: net (greedy over the trained neural net, the default; the weights BGCLI_WEIGHTS names, else the shipped ones), heuristic or random.")
+ReportPolicyOption = typer.Option(DEFAULTS.policy, "--policy", help="How the games are played, and the evaluator of the cube actions and best plays: net (greedy over the trained neural net, the default; the weights BGCLI_WEIGHTS names, else the shipped ones), heuristic or random.")
 
 
 def _settings(trials, threads, truncate, variance_reduction, quasi_random, initial, policy):

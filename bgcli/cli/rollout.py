@@ -30,7 +30,7 @@ QuasiRandomOption = typer.Option(True, "--quasi-random/--no-quasi-random",
 BearoffTruncationOption = typer.Option(
     True, "--bearoff-truncation/--no-bearoff-truncation",
     help="End a game once both sides are in the exact two-sided bear-off database (8 checkers a side, all home) and score it exactly, as gnubg does.")
-PolicyOption = typer.Option("net", "--policy", help="How the games are played: net (greedy over the trained neural net, the default), heuristic (greedy over a hand-written evaluation) or random.")
+PolicyOption = typer.Option("net", "--policy", help="How the games are played: net (greedy over the trained neural net, the default; the weights BGCLI_WEIGHTS names, else the shipped ones), heuristic (greedy over a hand-written evaluation) or random.")
 
 
 ROLLOUT_TABLE_COLUMNS = ["position_id", "Win", "W(g)", "W(bg)", "L(g)", "L(bg)", "Equity",
