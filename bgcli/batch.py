@@ -159,13 +159,6 @@ def _dice_text(dice: tuple[int, int] | None) -> str | None:
     return None if dice is None else f"{max(dice)}{min(dice)}"
 
 
-def _net_of(policy: str) -> str | None:
-    """The ``net`` column: the weights ``policy`` plays with (None for the other policies)."""
-    from .evaluation import policy_net
-
-    return policy_net(policy)
-
-
 @dataclass(frozen=True)
 class BatchPlan:
     """What to compute for every position: race metrics and decisions always; a rollout with
@@ -190,6 +183,8 @@ class BatchPlan:
 
     def settings_row(self) -> dict:
         """The values of the setting columns a row of this plan carries."""
+        from .evaluation import policy_net
+
         row: dict = {}
         if self.rollout is not None:
             settings = self.rollout
@@ -203,7 +198,7 @@ class BatchPlan:
         row["evaluator_policy"] = self.evaluator_policy
         row["evaluator_plies"] = self.plies
         row["dice_option"] = _dice_text(self.dice)
-        row["net"] = _net_of(self.evaluator_policy)
+        row["net"] = policy_net(self.evaluator_policy)
         row["bgcli_version"] = __version__
         return row
 
@@ -277,6 +272,7 @@ GamesProgress = Callable[[int, int, float, float, float], None]
 def analyse(entry: Entry, plan: BatchPlan, progress: GamesProgress | None = None) -> dict:
     """The row of one position (see the module docstring). Raises ``BgcliError`` for a
     position that does not parse or cannot occur, ``KeyboardInterrupt`` if interrupted."""
+    from .evaluation import policy_net
     from .notation.detect import parse_situation
     from .race import race_metrics
 
@@ -318,7 +314,7 @@ def analyse(entry: Entry, plan: BatchPlan, progress: GamesProgress | None = None
     row["evaluator_policy"] = plan.evaluator_policy
     row["evaluator_plies"] = plan.plies
     row["dice_option"] = _dice_text(plan.dice)
-    row["net"] = _net_of(plan.evaluator_policy)
+    row["net"] = policy_net(plan.evaluator_policy)
     row["bgcli_version"] = __version__
     row["elapsed_seconds"] = round(time.perf_counter() - began, 3)
     return {key: _plain(value) for key, value in row.items()}
@@ -418,13 +414,14 @@ def connect(address: str):
                                f"every worker machine): {type(exc).__name__}: {exc}") from None
         from .net import WEIGHTS_ENV, net_id
 
+        ours = net_id()
         for worker, (version, net) in identities.items():
             if version != __version__:
                 raise ClusterError(f"Dask worker {worker} runs bgcli {version}, this is "
                                    f"{__version__}: its rows would not match")
-            if net != net_id():
+            if net != ours:
                 raise ClusterError(f"Dask worker {worker} plays with net weights {net}, this "
-                                   f"is {net_id()}: set {WEIGHTS_ENV} alike everywhere")
+                                   f"is {ours}: set {WEIGHTS_ENV} alike everywhere")
     except BaseException:
         client.close()
         raise

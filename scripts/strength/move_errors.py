@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 import bgcli.net
+from bgcli.net import WEIGHTS_ENV
 from bgcli import __version__
 from bgcli.evaluation import cubeless_equity
 from bgcli.moves import legal_plays
@@ -99,7 +100,7 @@ def main() -> None:
     parser.add_argument("-o", "--output", help="write the result as JSON here too")
     args = parser.parse_args()
     if args.weights:  # the net policy plays with these (bgcli.net.weights_path)
-        os.environ["BGCLI_WEIGHTS"] = args.weights
+        os.environ[WEIGHTS_ENV] = args.weights
     judge = GnubgPlayer()
     began = time.perf_counter()
     rows = []

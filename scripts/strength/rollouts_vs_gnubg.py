@@ -29,7 +29,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from bgcli import __version__
-from bgcli.net import weights_record
+from bgcli.net import WEIGHTS_ENV, weights_record
 from bgcli.position import Position
 from bgcli.rollout import RolloutSettings, rollout
 
@@ -49,14 +49,15 @@ def main() -> None:
     parser.add_argument("-o", "--output")
     args = parser.parse_args()
     if args.weights:  # the net policy plays with these (bgcli.net.weights_path)
-        os.environ["BGCLI_WEIGHTS"] = args.weights
+        os.environ[WEIGHTS_ENV] = args.weights
 
     references = [json.loads(line) for line in FIXTURE.read_text().splitlines() if line.strip()]
     if args.theme:
         themes = {ref["theme"] for ref in references}
         unknown = sorted(set(args.theme) - themes)
         if unknown:
-            parser.error(f"unknown theme {', '.join(unknown)}; the themes are {', '.join(sorted(themes))}")
+            parser.error(f"unknown theme {', '.join(unknown)}; "
+                         f"the themes are {', '.join(sorted(themes))}")
         references = [ref for ref in references if ref["theme"] in args.theme]
     settings = RolloutSettings(trials=args.trials, seed=args.seed, policy=args.policy,
                                variance_reduction=args.variance_reduction, threads=args.threads)

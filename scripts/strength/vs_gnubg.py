@@ -32,7 +32,7 @@ import numpy as np
 from bgcli import __version__
 from bgcli.evaluation import cubeless_equity, rank_plays
 from bgcli.moves import legal_plays
-from bgcli.net import weights_record
+from bgcli.net import WEIGHTS_ENV, weights_record
 from bgcli.position import Position
 
 MAX_PLIES = 2000
@@ -135,7 +135,7 @@ def main() -> None:
     parser.add_argument("-o", "--output", help="write the result as JSON here too")
     args = parser.parse_args()
     if args.weights:  # the net policy plays with these (bgcli.net.weights_path)
-        os.environ["BGCLI_WEIGHTS"] = args.weights
+        os.environ[WEIGHTS_ENV] = args.weights
 
     gnubg = GnubgPlayer()
     check_left = [args.check_agreement]
