@@ -598,7 +598,8 @@ def test_bgcli_weights_picks_the_net_of_every_command(capsys, tmp_path, monkeypa
                          "heuristic", "-f", "json")
     assert code == 0 and json.loads(out)[0]["net"] is None, err
     monkeypatch.setenv("BGCLI_WEIGHTS", str(tmp_path / "missing.npz"))
-    for command in (argv, ("cube", "4HPwATDgc/ABMA"), ("batch", "-", "--rollout")):
+    chart = ("chart", "outcomes", "4HPwATDgc/ABMA", "-o", str(tmp_path / "c.svg"))
+    for command in (argv, ("cube", "4HPwATDgc/ABMA"), ("batch", "-", "--rollout"), chart):
         code, out, err = run(capsys, *command)
         assert code == 1 and out == "", err
         assert err.splitlines() == [f"bgcli: error: BGCLI_WEIGHTS: no such net weights file: "

@@ -173,6 +173,10 @@ def chart(
     needs_rollout = kind in (ChartKind.outcomes, ChartKind.equity) or (
         kind == ChartKind.convergence and not chosen[0].has_rollout)
     if kind != ChartKind.board:
+        if needs_rollout:
+            from ..evaluation import policy_net
+
+            policy_net(settings.policy)  # unreadable $BGCLI_WEIGHTS: plainly, not per position
         progress = _Progress("bgcli chart", len(chosen))
         analyse(chosen, settings, _master_seed(seed), rollouts=needs_rollout,
                 on_done=progress.done, progress=progress.games, decisions=False)
