@@ -1,8 +1,9 @@
 """Which side's play makes bgcli's rollout of a position differ from gnubg's.
 
     pip install gnubg        # the GNU Backgammon engine as a Python module (bench only)
-    python scripts/strength/mixed_play.py 5u42AADAzJwBMw wMycATZsu20AAA --games 1000 \\
-        -o scripts/strength/mixed_play.json
+    python scripts/strength/mixed_play.py 5u42AADAzJwBMw wMycATZsu20AAA 4+4tAACwMXMAGw \\
+        sHEOBzDabQAAAA Y7ttAAAgM54BGw 4HPwATDgc/ABMA --games 1000 \\
+        -o scripts/strength/mixed_play.json        # 38 minutes on one core
 
 From each position, ``--games`` cubeless games are played four times over with the same dice
 (game ``g`` rolls numpy's PCG64 seeded by (seed, g), whoever moves): bgcli's greedy net
