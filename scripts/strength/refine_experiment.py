@@ -35,7 +35,8 @@ Results with the 6,438,100-game net:
 * The refined nets' favourites among the candidates were no better by the held-out rollouts:
   -0.001 +- 0.001 (top-4 candidates, on-policy data) and -0.001 +- 0.001 (random candidates).
 * Rollouts against gnubg's (variance reduction, back games and gammonish themes): back games
-  0.130 and gammonish 0.065 (refit on top-4 candidates), against the shipped net's 0.125 and
+  0.130 and gammonish 0.065 (refit on top-4 candidates and the sampled positions), 0.136 and
+  0.059 (random candidates and the sampled positions), against the shipped net's 0.125 and
   0.053.
 
 So the net is already consistent with its own play (TD(lambda) did its job); what parts it
