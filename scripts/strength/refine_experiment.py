@@ -51,10 +51,10 @@ from numba import njit, prange, uint64
 
 from bgcli.kernels.dice import next_u64, roll_dice, uniform
 from bgcli.kernels.evaluate import POLICY_NET, equity
-from bgcli.kernels.net import net_probabilities
 from bgcli.kernels.movegen import generate_plays, new_buffers
 from bgcli.kernels.net import (MAX_NONZERO, N_HIDDEN, N_OUTPUTS, NET_SIZE, add_gradient,
-                               encode, forward, is_contact, net_choose, playout_weights)
+                               encode, forward, is_contact, net_choose, net_probabilities,
+                               playout_weights)
 from bgcli.kernels.playout import play_trial, trial_seed
 
 
