@@ -7,7 +7,7 @@ games: ``check_deals`` deals each played twice with the same dice and the sides 
 net against the heuristic and against random play, as points per game for the net with its
 standard error (over deals, each deal's two games averaged).
 
-A run is a pure function of (seed, alpha, lambda, exploration share, training positions
+A run is a pure function of (seed, alpha, lambda, exploration shares, training positions
 and their share, starting weights, games): game ``g`` draws its dice (and its random
 opening or training position) from its own stream, so resuming from a checkpoint at game
 ``g`` gives the same weights as running straight through.
@@ -38,6 +38,7 @@ class TrainSettings:
     alpha: float = 0.1
     lam: float = 0.7
     explore: float = 0.0
+    explore_moves: float = 0.0  # per greedy move: the chance of a random play instead
     minutes: float | None = None
     checkpoint: str | None = None
     checkpoint_every: int = 5_000
@@ -57,6 +58,8 @@ class TrainSettings:
             out.append(f"lambda must be in [0, 1], not {self.lam}")
         if not 0.0 <= self.explore <= 1.0:
             out.append(f"explore must be in [0, 1], not {self.explore}")
+        if not 0.0 <= self.explore_moves <= 1.0:
+            out.append(f"explore-moves must be in [0, 1], not {self.explore_moves}")
         if not 0.0 <= self.position_share <= 1.0:
             out.append(f"position-share must be in [0, 1], not {self.position_share}")
         for name in ("checkpoint_every", "check_every", "batch"):
@@ -78,6 +81,7 @@ class TrainState:
     alpha: float = 0.1
     lam: float = 0.7
     explore: float = 0.0
+    explore_moves: float = 0.0
     # learning-rate changes made on resuming: [{"from_games": g, "alpha": a}, ...]
     alpha_changes: list[dict] = field(default_factory=list)
     # the runs that made the starting weights, oldest first, and this run's first game
@@ -110,11 +114,13 @@ def _stderr(line: str) -> None:
 
 def train(settings: TrainSettings, resume: str | Path | None = None,
           command: str = "", progress: Progress | None = _stderr,
-          resume_alpha: float | None = None, resume_explore: float | None = None) -> TrainState:
+          resume_alpha: float | None = None, resume_explore: float | None = None,
+          resume_explore_moves: float | None = None) -> TrainState:
     """Train until ``settings.games`` games in all (or ``settings.minutes`` pass). A resumed
     run keeps the checkpoint's seed, alpha, lambda and exploration share, except that
     ``resume_alpha`` sets a new learning rate from here on (recorded in ``alpha_changes``)
-    and ``resume_explore`` a new share (recorded in the run's ``history`` entry)."""
+    and ``resume_explore`` / ``resume_explore_moves`` new exploration shares (recorded in
+    the run's ``history`` entry)."""
     from .kernels.net import init_params
 
     problems = settings.problems()
@@ -128,7 +134,8 @@ def train(settings: TrainSettings, resume: str | Path | None = None,
                            alpha=record["alpha"], lam=record["lambda"],
                            alpha_changes=record.get("alpha_changes", []),
                            history=record.get("history", []), run_from=record["games"],
-                           explore=record.get("explore", 0.0))
+                           explore=record.get("explore", 0.0),
+                           explore_moves=record.get("explore_moves", 0.0))
         if settings.games <= state.games:  # --games counts all games, the earlier ones too
             raise BgcliError(f"{resume} already has {state.games} games: --games counts them "
                              f"too, so give more than {state.games}")
@@ -137,9 +144,12 @@ def train(settings: TrainSettings, resume: str | Path | None = None,
             state.alpha_changes.append({"from_games": state.games, "alpha": resume_alpha})
         if resume_explore is not None:
             state.explore = resume_explore
+        if resume_explore_moves is not None:
+            state.explore_moves = resume_explore_moves
     else:
         state = TrainState(params=init_params(settings.seed), seed=settings.seed,
-                           alpha=settings.alpha, lam=settings.lam, explore=settings.explore)
+                           alpha=settings.alpha, lam=settings.lam, explore=settings.explore,
+                           explore_moves=settings.explore_moves)
     start = np.ascontiguousarray(Position.start().board, dtype=np.int8)
     positions = np.zeros((0, 2, 25), dtype=np.int8)
     if settings.positions is not None:
@@ -202,7 +212,8 @@ def _run(state: TrainState, settings: TrainSettings, start: np.ndarray, position
         stats[:] = 0.0
         params = state.params.copy()  # an interrupted batch leaves the state as it was
         td_train(params, start, state.seed, state.games, count, state.alpha, state.lam,
-                 state.explore, stats, positions, settings.position_share)
+                 state.explore, stats, positions, settings.position_share,
+                 state.explore_moves)
         before = state.games
         state.params, state.games = params, state.games + count
         state.plies += stats[0]
@@ -243,7 +254,7 @@ def make_record(state: TrainState, command: str) -> dict:
     from .kernels.net import N_HIDDEN, N_INPUTS
 
     this_run = {"command": command, "games": [state.run_from, state.games], "alpha": state.alpha,
-                "explore": state.explore}
+                "explore": state.explore, "explore_moves": state.explore_moves}
     if state.positions is not None:
         this_run["positions"] = state.positions
 
@@ -251,6 +262,6 @@ def make_record(state: TrainState, command: str) -> dict:
             "net": f"contact and race nets, {N_INPUTS}-{N_HIDDEN}-5 each",
             "command": command, "bgcli_version": __version__, "games": state.games,
             "seed": state.seed, "alpha": state.alpha, "lambda": state.lam,
-            "explore": state.explore,
+            "explore": state.explore, "explore_moves": state.explore_moves,
             "wall_s": round(state.wall_s, 1), "plies": state.plies, "checks": state.checks,
             "alpha_changes": state.alpha_changes, "history": state.history + [this_run]}

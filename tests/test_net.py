@@ -441,6 +441,36 @@ def test_exploring_games_open_randomly_and_stay_reproducible(tmp_path):
     assert TrainSettings(explore=1.5).problems() == ["explore must be in [0, 1], not 1.5"]
 
 
+def test_training_with_random_moves(tmp_path):
+    """--explore-moves: some greedy moves are random ones; reproducible, resumable, recorded,
+    and not plain training; learning restarts after each, so games from a position with a
+    single legal play at every turn (nothing to explore) train exactly as without."""
+    from bgcli.kernels.selfplay import td_train
+    from bgcli.train import TrainSettings, make_record, train
+
+    settings = TrainSettings(games=120, seed=5, batch=40, check_every=10**9, explore_moves=0.2)
+    first = train(settings, progress=None)
+    plain = train(TrainSettings(games=120, seed=5, batch=40, check_every=10**9), progress=None)
+    assert not np.array_equal(first.params, plain.params)
+    path = tmp_path / "half.npz"
+    train(TrainSettings(games=40, seed=5, batch=40, check_every=10**9, explore_moves=0.2,
+                        checkpoint=str(path)), progress=None)
+    resumed = train(settings, resume=path, progress=None)
+    np.testing.assert_array_equal(resumed.params, first.params)
+    assert resumed.explore_moves == 0.2
+    record = make_record(resumed, "test")
+    assert record["explore_moves"] == 0.2 and record["history"][-1]["explore_moves"] == 0.2
+    assert TrainSettings(explore_moves=-0.1).problems() == [
+        "explore-moves must be in [0, 1], not -0.1"]
+    # a one-checker race: every roll has one play (or bears off), so nothing is explored
+    race = Position.from_points({6: 1}, {6: 1})
+    boards = np.ascontiguousarray(race.board[None], dtype=np.int8)
+    a, b = net.init_params(4), net.init_params(4)
+    td_train(a, START, 3, 0, 30, 0.1, 0.7, 0.0, np.zeros(3), boards, 1.0, 0.0)
+    td_train(b, START, 3, 0, 30, 0.1, 0.7, 0.0, np.zeros(3), boards, 1.0, 1.0)
+    np.testing.assert_array_equal(a, b)
+
+
 def test_training_from_given_positions(tmp_path):
     from bgcli.errors import BgcliError
     from bgcli.kernels.selfplay import td_train
@@ -451,15 +481,15 @@ def test_training_from_given_positions(tmp_path):
     boards = np.ascontiguousarray(last.board[None], dtype=np.int8)
     params = net.init_params(3)
     stats = np.zeros(3)
-    td_train(params, START, 3, 0, 50, 0.1, 0.7, 0.0, stats, boards, 1.0)
+    td_train(params, START, 3, 0, 50, 0.1, 0.7, 0.0, stats, boards, 1.0, 0.0)
     assert stats[0] == 50 and stats[2] == 50  # every game started there
     stats[:] = 0.0
-    td_train(params, START, 3, 0, 200, 0.1, 0.7, 0.0, stats, boards, 0.5)
+    td_train(params, START, 3, 0, 200, 0.1, 0.7, 0.0, stats, boards, 0.5, 0.0)
     assert 200 + 60 * 20 < stats[0]  # about half the games from the opening, 50+ plies each
     # no positions, or a share of 0, plays exactly the games of a run without them
     plain, none, unused = (net.init_params(4) for _ in range(3))
-    td_train(plain, START, 3, 0, 20, 0.1, 0.7, 0.0, np.zeros(3), boards[:0], 0.5)
-    td_train(unused, START, 3, 0, 20, 0.1, 0.7, 0.0, np.zeros(3), boards, 0.0)
+    td_train(plain, START, 3, 0, 20, 0.1, 0.7, 0.0, np.zeros(3), boards[:0], 0.5, 0.0)
+    td_train(unused, START, 3, 0, 20, 0.1, 0.7, 0.0, np.zeros(3), boards, 0.0, 0.0)
     np.testing.assert_array_equal(plain, unused)
     # from a collection file: reproducible, resumable, recorded
     collection = tmp_path / "train.txt"

@@ -20,6 +20,7 @@ def train(
     alpha: Optional[float] = typer.Option(None, "--alpha", help="Learning rate (default 0.1; with --resume: the checkpoint's, unless given)."),
     lam: float = typer.Option(0.7, "--lambda", help="Trace decay lambda of TD(lambda)."),
     explore: Optional[float] = typer.Option(None, "--explore", help="Share of games (0..1) that open with 1-10 random plays before the net takes over, so that it learns positions greedy self-play avoids (default 0; with --resume: the checkpoint's, unless given)."),
+    explore_moves: Optional[float] = typer.Option(None, "--explore-moves", help="Chance (0..1) that a move of the greedy play is a random one instead; learning restarts from the position it makes, so the net learns what follows plays it would not choose (default 0; with --resume: the checkpoint's, unless given)."),
     checkpoint: Path = typer.Option(Path("net_checkpoint.npz"), "--checkpoint", "-o", help="Weights file written every --checkpoint-every games and at the end (.npz with a JSON record)."),
     checkpoint_every: int = typer.Option(5_000, "--checkpoint-every", help="Games between checkpoints."),
     check_every: int = typer.Option(10_000, "--check-every", help="Games between strength checks (net vs heuristic and vs random)."),
@@ -41,7 +42,8 @@ def train(
     from ..train import train as run_training
 
     settings = TrainSettings(games=games, seed=seed, alpha=0.1 if alpha is None else alpha,
-                             lam=lam, explore=explore or 0.0, minutes=minutes,
+                             lam=lam, explore=explore or 0.0,
+                             explore_moves=explore_moves or 0.0, minutes=minutes,
                              checkpoint=str(checkpoint), checkpoint_every=checkpoint_every,
                              check_every=check_every, check_deals=check_deals,
                              positions=None if positions is None else str(positions),
@@ -57,6 +59,8 @@ def train(
     command = shlex.join(["bgcli", "train", "--games", str(games), "--seed", str(seed)]
                          + given_alpha + ["--lambda", str(lam)]
                          + (["--explore", str(explore)] if explore is not None else [])
+                         + (["--explore-moves", str(explore_moves)]
+                            if explore_moves is not None else [])
                          + (["--minutes", str(minutes)] if minutes is not None else [])
                          + (["--positions", str(positions), "--position-share",
                              str(position_share)] if positions is not None else [])
@@ -64,7 +68,8 @@ def train(
     with sigterm_as_interrupt():  # either saves the checkpoint, then exits 130
         state = run_training(settings, resume=resume, command=command,
                              resume_alpha=alpha if resume is not None else None,
-                             resume_explore=explore if resume is not None else None)
+                             resume_explore=explore if resume is not None else None,
+                             resume_explore_moves=explore_moves if resume is not None else None)
     record = make_record(state, command)
     text = json.dumps(record, indent=2, sort_keys=True)
     if record_json is not None:

@@ -16,6 +16,14 @@ over and learning starts from the position reached. Greedy self-play keeps to th
 the net likes; the random openings put it into the others (checkers sent back, crunched
 boards, back games), which rollouts from such positions then need it to play.
 
+Random moves (``explore_moves`` > 0): after the opening, each move with more than one play
+is, with that chance, a uniformly random play instead of the greedy one. No update crosses it
+(the value before it is not pulled towards a position the greedy play would not make): the
+traces are cleared and learning starts afresh from the position it made, as from a training
+position. Greedy self-play never learns the value of the plays it does not make, so a net
+that misjudges one (running the last checker back rather than waiting for a shot, say) never
+finds out; random moves put it there.
+
 Training positions (``positions``, with ``position_share`` > 0): that share of the games
 starts from one of the given positions instead (drawn from the game's stream, the player on
 roll rolling first, doubles allowed), with no random opening. For the kinds of position
@@ -127,7 +135,7 @@ def _random_opening(board, state, explore, boards, steps, keys, table, work):
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def td_train(params, start, seed, first_game, n_games, alpha, lam, explore, stats,
-             positions, position_share):
+             positions, position_share, explore_moves):
     """Train ``params`` in place on games ``first_game .. first_game + n_games - 1``, the
     share ``explore`` of them from a random opening, and (when ``positions``, an array of
     boards with row 1 on roll, is not empty) the share ``position_share`` of them from one
@@ -171,6 +179,10 @@ def td_train(params, start, seed, first_game, n_games, alpha, lam, explore, stat
             count, _ = generate_plays(board, d1, d2, boards, steps, keys, table, work)
             # the incremental chooser, in float64 here: the weights change every ply
             choice = net_choose(count, params, boards, probs, False)
+            exploring = (explore_moves > 0.0 and count > 1
+                         and uniform(state) < explore_moves)
+            if exploring:  # a random play: learn what follows it, not across it
+                choice = np.int64(next_u64(state) % uint64(count))
             for index in range(25):
                 board[0, index] = boards[choice, 1, index]
                 board[1, index] = boards[choice, 0, index]
@@ -191,7 +203,11 @@ def td_train(params, start, seed, first_game, n_games, alpha, lam, explore, stat
             # only the nets this game has used have nonzero traces
             lo = 0 if used_contact else NET_SIZE
             hi = PARAMS_SIZE if used_race else NET_SIZE
-            _td_update(params[lo:hi], traces[:, lo:hi], delta, lam)
+            if exploring:  # the game starts afresh from the position the random play made
+                traces[:, lo:hi] = 0.0
+                used_contact = used_race = False
+            else:
+                _td_update(params[lo:hi], traces[:, lo:hi], delta, lam)
             if over:
                 stats[1] += nxt[0] * 2.0 - 1.0 + nxt[1] + nxt[2] - nxt[3] - nxt[4]
                 break
