@@ -411,7 +411,7 @@ def test_training_is_reproducible_and_resumable(tmp_path):
 def test_exploring_games_open_randomly_and_stay_reproducible(tmp_path):
     from bgcli.kernels.movegen import new_buffers
     from bgcli.kernels.selfplay import EXPLORE_PLIES, _random_opening
-    from bgcli.train import TrainSettings, train
+    from bgcli.train import TrainSettings
 
     buffers = new_buffers()
     state = np.array([12345], dtype=np.uint64)
@@ -428,17 +428,27 @@ def test_exploring_games_open_randomly_and_stay_reproducible(tmp_path):
         assert board[0].sum() == board[1].sum() == 15  # none borne off so soon
     assert len(set(counts)) > 5
     # training with exploration: reproducible, resumable, recorded, and not plain training
-    settings = TrainSettings(games=120, seed=5, batch=40, check_every=10**9, explore=0.5)
+    resumed = _train_resumed_like_straight(tmp_path, explore=0.5)
+    assert resumed.explore == 0.5
+    assert TrainSettings(explore=1.5).problems() == ["explore must be in [0, 1], not 1.5"]
+
+
+def _train_resumed_like_straight(tmp_path, **option):
+    """Train 120 games with ``option`` straight through, and again from a 40-game checkpoint:
+    asserts the two give the same weights, unlike 120 games without the option; the resumed
+    run's state."""
+    from bgcli.train import TrainSettings, train
+
+    settings = TrainSettings(games=120, seed=5, batch=40, check_every=10**9, **option)
     first = train(settings, progress=None)
     plain = train(TrainSettings(games=120, seed=5, batch=40, check_every=10**9), progress=None)
     assert not np.array_equal(first.params, plain.params)
     path = tmp_path / "half.npz"
-    train(TrainSettings(games=40, seed=5, batch=40, check_every=10**9, explore=0.5,
-                        checkpoint=str(path)), progress=None)
+    train(TrainSettings(games=40, seed=5, batch=40, check_every=10**9, checkpoint=str(path),
+                        **option), progress=None)
     resumed = train(settings, resume=path, progress=None)
     np.testing.assert_array_equal(resumed.params, first.params)
-    assert resumed.explore == 0.5
-    assert TrainSettings(explore=1.5).problems() == ["explore must be in [0, 1], not 1.5"]
+    return resumed
 
 
 def test_training_with_random_moves(tmp_path):
@@ -446,17 +456,9 @@ def test_training_with_random_moves(tmp_path):
     and not plain training; learning restarts after each, so games from a position with a
     single legal play at every turn (nothing to explore) train exactly as without."""
     from bgcli.kernels.selfplay import td_train
-    from bgcli.train import TrainSettings, make_record, train
+    from bgcli.train import TrainSettings, make_record
 
-    settings = TrainSettings(games=120, seed=5, batch=40, check_every=10**9, explore_moves=0.2)
-    first = train(settings, progress=None)
-    plain = train(TrainSettings(games=120, seed=5, batch=40, check_every=10**9), progress=None)
-    assert not np.array_equal(first.params, plain.params)
-    path = tmp_path / "half.npz"
-    train(TrainSettings(games=40, seed=5, batch=40, check_every=10**9, explore_moves=0.2,
-                        checkpoint=str(path)), progress=None)
-    resumed = train(settings, resume=path, progress=None)
-    np.testing.assert_array_equal(resumed.params, first.params)
+    resumed = _train_resumed_like_straight(tmp_path, explore_moves=0.2)
     assert resumed.explore_moves == 0.2
     record = make_record(resumed, "test")
     assert record["explore_moves"] == 0.2 and record["history"][-1]["explore_moves"] == 0.2

@@ -173,10 +173,6 @@ def chart(
     needs_rollout = kind in (ChartKind.outcomes, ChartKind.equity) or (
         kind == ChartKind.convergence and not chosen[0].has_rollout)
     if kind != ChartKind.board:
-        if needs_rollout:
-            from ..evaluation import policy_net
-
-            policy_net(settings.policy)  # unreadable $BGCLI_WEIGHTS: plainly, not per position
         progress = _Progress("bgcli chart", len(chosen))
         analyse(chosen, settings, _master_seed(seed), rollouts=needs_rollout,
                 on_done=progress.done, progress=progress.games, decisions=False)
@@ -270,7 +266,6 @@ def report(
 
     Example:  bgcli report positions/examples.txt -o reports/example --trials 1296 --seed 1
     """
-    from ..evaluation import policy_net
     from ..report import write_report
     from ..report.study import StudyError, analyse, replay_games
 
@@ -278,7 +273,6 @@ def report(
     entries = _read(source)
     if not entries:
         raise InputError(f"no positions in {str(source)!r}")
-    policy_net(settings.policy)  # unreadable $BGCLI_WEIGHTS: one error, not one a position
     master_seed = _master_seed(seed)
     progress = _Progress("bgcli report", len(entries))
     rolled = rollouts and any(not e.error and e.situation is not None and not e.has_rollout

@@ -177,12 +177,12 @@ def td_train(params, start, seed, first_game, n_games, alpha, lam, explore, stat
             while opening and ply == 0 and d1 == d2:
                 d1, d2 = roll_dice(state)
             count, _ = generate_plays(board, d1, d2, boards, steps, keys, table, work)
-            # the incremental chooser, in float64 here: the weights change every ply
-            choice = net_choose(count, params, boards, probs, False)
             exploring = (explore_moves > 0.0 and count > 1
                          and uniform(state) < explore_moves)
             if exploring:  # a random play: learn what follows it, not across it
                 choice = np.int64(next_u64(state) % uint64(count))
+            else:  # the incremental chooser, in float64 here: the weights change every ply
+                choice = net_choose(count, params, boards, probs, False)
             for index in range(25):
                 board[0, index] = boards[choice, 1, index]
                 board[1, index] = boards[choice, 0, index]

@@ -324,9 +324,13 @@ def analyse(entries: list[ReportEntry], settings, master_seed: int, rollouts: bo
     ``rollouts``, then the decision columns when ``decisions`` (``decision_row``, the
     evaluator being ``settings.policy`` at ``plies``); ``on_done`` hears of each entry rolled out here or
     failing here. Seeds are ``bgcli batch``'s: each position's is derived from ``master_seed``
-    and its IDs, so the rows equal ``bgcli batch``'s for the same settings."""
+    and its IDs, so the rows equal ``bgcli batch``'s for the same settings. Unreadable net
+    weights (``$BGCLI_WEIGHTS``) raise ``BgcliError`` once, before any entry."""
     from ..batch import position_seed
+    from ..evaluation import policy_net
 
+    if rollouts or decisions:
+        policy_net(settings.policy)
     for index, entry in enumerate(entries):
         if entry.situation is None or entry.error:
             continue

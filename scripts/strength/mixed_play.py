@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import sys
 import time
 from pathlib import Path
@@ -33,11 +32,10 @@ import numpy as np
 import bgcli.net
 from bgcli import __version__
 from bgcli.moves import legal_plays
-from bgcli.net import WEIGHTS_ENV
 from bgcli.position import Position
 
 sys.path.insert(0, str(Path(__file__).parent))
-from vs_gnubg import MAX_PLIES, GnubgPlayer, bgcli_choose, points  # noqa: E402
+from vs_gnubg import MAX_PLIES, GnubgPlayer, bgcli_choose, parse_args, points  # noqa: E402
 
 CONFIGS = (("bgcli", "bgcli"), ("gnubg", "gnubg"), ("bgcli", "gnubg"), ("gnubg", "bgcli"))
 
@@ -88,11 +86,7 @@ def main() -> None:
     parser.add_argument("positions", nargs="+", help="GNU Backgammon Position IDs")
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--weights", help="play with these net weights (.npz) instead of the shipped ones")
-    parser.add_argument("-o", "--output", help="write the result as JSON here too")
-    args = parser.parse_args()
-    if args.weights:  # the net policy plays with these (bgcli.net.weights_path)
-        os.environ[WEIGHTS_ENV] = args.weights
+    args = parse_args(parser)
     gnubg = GnubgPlayer()
     began = time.perf_counter()
     rows = []

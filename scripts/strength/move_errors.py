@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from pathlib import Path
@@ -28,14 +27,13 @@ from pathlib import Path
 import numpy as np
 
 import bgcli.net
-from bgcli.net import WEIGHTS_ENV
 from bgcli import __version__
 from bgcli.evaluation import cubeless_equity
 from bgcli.moves import legal_plays
 from bgcli.position import Position
 
 sys.path.insert(0, str(Path(__file__).parent))
-from vs_gnubg import GnubgPlayer, bgcli_choose, points  # noqa: E402
+from vs_gnubg import GnubgPlayer, bgcli_choose, parse_args, points  # noqa: E402
 
 EARLY_MOVES = 10
 BIG_ERROR = 0.02
@@ -96,11 +94,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--plies", type=int, choices=(0, 1), default=0,
                         help="bgcli plays at 0 ply (as in rollouts, the default) or 1 ply")
-    parser.add_argument("--weights", help="judge these net weights (.npz) instead of the shipped ones")
-    parser.add_argument("-o", "--output", help="write the result as JSON here too")
-    args = parser.parse_args()
-    if args.weights:  # the net policy plays with these (bgcli.net.weights_path)
-        os.environ[WEIGHTS_ENV] = args.weights
+    args = parse_args(parser, verb="judge")
     judge = GnubgPlayer()
     began = time.perf_counter()
     rows = []

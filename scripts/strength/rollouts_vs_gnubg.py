@@ -22,16 +22,18 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import sys
 import time
 from collections import defaultdict
 from pathlib import Path
 
 from bgcli import __version__
-from bgcli.net import WEIGHTS_ENV, weights_record
+from bgcli.net import weights_record
 from bgcli.position import Position
 from bgcli.rollout import RolloutSettings, rollout
+
+sys.path.insert(0, str(Path(__file__).parent))
+from vs_gnubg import parse_args  # noqa: E402  (the strength scripts' shared options)
 
 FIXTURE = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "gnubg_rollouts.jsonl"
 
@@ -43,13 +45,9 @@ def main() -> None:
     parser.add_argument("--policy", default="net")
     parser.add_argument("--variance-reduction", action="store_true")
     parser.add_argument("--threads", type=int, default=None)
-    parser.add_argument("--weights", help="play with these net weights (.npz) instead of the shipped ones")
     parser.add_argument("--theme", action="append",
                         help="only the positions of this theme (repeatable), e.g. backgame")
-    parser.add_argument("-o", "--output")
-    args = parser.parse_args()
-    if args.weights:  # the net policy plays with these (bgcli.net.weights_path)
-        os.environ[WEIGHTS_ENV] = args.weights
+    args = parse_args(parser)
 
     references = [json.loads(line) for line in FIXTURE.read_text().splitlines() if line.strip()]
     if args.theme:

@@ -38,6 +38,18 @@ from bgcli.position import Position
 MAX_PLIES = 2000
 
 
+def parse_args(parser: argparse.ArgumentParser, verb: str = "play with") -> argparse.Namespace:
+    """The options every strength script shares, ``--weights`` (set as $BGCLI_WEIGHTS, so
+    that the net policy plays with them: ``bgcli.net.weights_path``) and ``-o``, added to
+    ``parser``'s own; the parsed arguments."""
+    parser.add_argument("--weights", help=f"{verb} these net weights (.npz) instead of the shipped ones")
+    parser.add_argument("-o", "--output", help="write the result as JSON here too")
+    args = parser.parse_args()
+    if args.weights:
+        os.environ[WEIGHTS_ENV] = args.weights
+    return args
+
+
 def dice_stream(seed: int, deal: int, length: int = 600) -> np.ndarray:
     rng = np.random.default_rng([seed, deal])
     rolls = rng.integers(1, 7, size=(length, 2))
@@ -131,11 +143,7 @@ def main() -> None:
     parser.add_argument("--plies", type=int, default=0, choices=(0, 1),
                         help="bgcli's lookahead (0: the greedy policy of rollouts; 1: bgcli best's)")
     parser.add_argument("--check-agreement", type=int, default=2000)
-    parser.add_argument("--weights", help="play with these net weights (.npz) instead of the shipped ones")
-    parser.add_argument("-o", "--output", help="write the result as JSON here too")
-    args = parser.parse_args()
-    if args.weights:  # the net policy plays with these (bgcli.net.weights_path)
-        os.environ[WEIGHTS_ENV] = args.weights
+    args = parse_args(parser)
 
     gnubg = GnubgPlayer()
     check_left = [args.check_agreement]
