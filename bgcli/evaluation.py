@@ -58,12 +58,15 @@ def _params(policy: str, bearoff: bool, weights_file: str | None) -> np.ndarray:
         weights = np.zeros(PARAMS_SIZE)
     if not bearoff:
         return weights
-    from .bearoff import load_twosided
+    from .bearoff import load_onesided, load_twosided
     from .kernels.evaluate import TWOSIDED_CHECKERS
 
-    # one array, writable like the weights alone, so that the kernels compile once for both
-    return np.concatenate([weights, np.asarray(load_twosided(TWOSIDED_CHECKERS),
-                                               dtype=np.float64).ravel()])
+    onesided = load_onesided()
+    # one array, writable like the weights alone, so that the kernels compile once for both;
+    # its layout is kernels.evaluate's (TWOSIDED_AT, ONESIDED_AT)
+    return np.concatenate([weights,
+                           np.asarray(load_twosided(TWOSIDED_CHECKERS), dtype=np.float64).ravel(),
+                           np.hstack([onesided.rolls, onesided.first]).ravel()])
 
 
 def cubeless_equity(probs) -> float:
@@ -108,13 +111,20 @@ def position_probabilities(position: Position, policy: str = "net",
 
 
 def _needs_bearoff(position: Position) -> bool:
-    """Whether the position or any position after it can be in the two-sided table (loading
-    it takes a second or two, so it is loaded only then): both sides have at most its
-    number of checkers left, a number no play or hit ever raises."""
+    """Whether the position or one a ply or two after it can be in a bear-off table
+    (loading them takes a second or two, so they are loaded only then): both sides have at
+    most the two-sided table's number of checkers left, a number no play or hit ever
+    raises, or each side is all home or one roll from it (at most 4 checkers outside,
+    at most 24 pips from home)."""
     from .kernels.evaluate import TWOSIDED_CHECKERS
 
-    left = position.board.sum(axis=1)
-    return bool(left.max() <= TWOSIDED_CHECKERS)
+    board = position.board
+    left = board.sum(axis=1)
+    if left.max() <= TWOSIDED_CHECKERS:
+        return True
+    outside = board[:, 6:]
+    pips_to_home = outside @ np.arange(1, outside.shape[1] + 1)
+    return bool((outside.sum(axis=1) <= 4).all() and (pips_to_home <= 24).all())
 
 
 @dataclass(frozen=True)

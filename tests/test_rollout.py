@@ -20,7 +20,8 @@ import pytest
 from bgcli import __version__
 from cli_helpers import run
 from bgcli.kernels.dice import roll_dice
-from bgcli.kernels.evaluate import POLICY_NAMES, probabilities
+from bgcli.evaluation import policy_code
+from bgcli.kernels.evaluate import probabilities
 from bgcli.kernels.playout import rollout_trials, trial_seed
 from bgcli.moves import legal_plays
 from bgcli.position import Position
@@ -42,12 +43,13 @@ def settings(**changes) -> RolloutSettings:
 def per_trial(position: Position, n: int, seed: int, *, first: int = 0, quasi: bool = True,
               initial: bool = False, policy: str = "heuristic", truncate: int = 0,
               vr: bool = False, bearoff: bool = False) -> np.ndarray:
-    """The five values of trials ``first .. first + n - 1``, straight from the kernel."""
+    """The five values of trials ``first .. first + n - 1``, straight from the kernel, with
+    the parameters ``rollout`` gives it (the bear-off tables after the weights)."""
     rolls = first_rolls_table(seed, first, n, quasi, initial)
     out = np.zeros((n, 5))
+    code, params = policy_code(policy, bearoff=True)
     rollout_trials(np.ascontiguousarray(position.board), first, n, seed, rolls, initial,
-                   POLICY_NAMES[policy], np.zeros(1), truncate, vr, bearoff, False, 0, False, out,
-                   np.zeros(n))
+                   code, params, truncate, vr, bearoff, False, 0, False, out, np.zeros(n))
     return out
 
 

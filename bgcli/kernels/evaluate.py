@@ -43,6 +43,20 @@ TWOSIDED_SIZE = math.comb(TWOSIDED_CHECKERS + 6, 6)  # 3003 layouts a side
 TWOSIDED_AT = PARAMS_SIZE
 _COMB = np.array([[math.comb(n, k) for k in range(7)] for n in range(22)], dtype=np.int64)
 
+# The one-sided bear-off database (``bgcli.bearoff.load_onesided``: every layout of up to 15
+# checkers home) may follow the two-sided table, one row of ``ONESIDED_ROW`` values per
+# layout: P(bear off every checker in exactly n rolls), n < ONESIDED_ROLLS, then P(first
+# checker off on exactly roll n), n < ONESIDED_FIRST. With it, every evaluator scores a
+# position with both sides all home but outside the two-sided table from the two sides'
+# distributions, as gnubg does (its "BEAROFF1" class): the chances are exact for two sides
+# that each bear off as fast as they can, and the play that follows them is near perfect.
+ONESIDED_SIZE = math.comb(15 + 6, 6)  # 54264 layouts
+ONESIDED_ROLLS = 32
+ONESIDED_FIRST = 16
+ONESIDED_ROW = ONESIDED_ROLLS + ONESIDED_FIRST
+ONESIDED_AT = TWOSIDED_AT + TWOSIDED_SIZE * TWOSIDED_SIZE
+ONESIDED_END = ONESIDED_AT + ONESIDED_SIZE * ONESIDED_ROW
+
 
 @njit(cache=True, nogil=True, inline="always")
 def _sigmoid(x):
@@ -165,17 +179,25 @@ def heuristic_probabilities(board, me, out):
 
 
 @njit(cache=True, nogil=True)
-def _small_bearoff_index(board, side):
-    """The side's layout index in the two-sided table, or -1 when it is not all home with
-    at most ``TWOSIDED_CHECKERS`` checkers (the combinatorial rank of bgcli.bearoff)."""
+def _home_layout_index(board, side):
+    """The side's home-board layout index (the combinatorial rank of bgcli.bearoff, shared
+    by both tables) and its checkers left, or (-1, 0) when a checker is outside home."""
     for index in range(6, 25):
         if board[side, index] > 0:
-            return -1
+            return -1, 0
     total = 0
     rank = 0
     for j in range(6):
         total += board[side, j]
         rank += _COMB[total + j, j + 1]
+    return rank, total
+
+
+@njit(cache=True, nogil=True)
+def _small_bearoff_index(board, side):
+    """The side's layout index in the two-sided table, or -1 when it is not all home with
+    at most ``TWOSIDED_CHECKERS`` checkers."""
+    rank, total = _home_layout_index(board, side)
     return rank if total <= TWOSIDED_CHECKERS else -1
 
 
@@ -195,14 +217,75 @@ def twosided_win(board, me, params):
 
 
 @njit(cache=True, nogil=True)
+def both_home(board):
+    """Whether every checker of both sides is in its home board (or borne off)."""
+    for side in range(2):
+        for index in range(6, 25):
+            if board[side, index] > 0:
+                return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def onesided_probabilities(board, me, params, out):
+    """The five probabilities of ``me`` on roll from the one-sided database in ``params``
+    when both sides are all home and neither has finished; False (``out`` untouched) when
+    the database is absent or the position is not such a bear-off.
+
+    ``me`` wins when it finishes in k rolls and the other side needs k or more; it wins a
+    gammon when it finishes before the other's first checker comes off (the other has
+    all 15 left), and loses one when the other finishes before its own first checker
+    comes off. No backgammon is possible with every checker home."""
+    if params.shape[0] < ONESIDED_END:
+        return False
+    mine, my_left = _home_layout_index(board, me)
+    if mine <= 0:
+        return False
+    theirs, their_left = _home_layout_index(board, 1 - me)
+    if theirs <= 0:
+        return False
+    my_row = ONESIDED_AT + mine * ONESIDED_ROW
+    their_row = ONESIDED_AT + theirs * ONESIDED_ROW
+    win = 0.0
+    win_gammon = 0.0
+    lose_gammon = 0.0
+    theirs_before = 0.0  # P(they finish in fewer than k rolls)
+    their_first_before = 0.0  # P(their first checker is off in fewer than k rolls)
+    my_first_by = 0.0  # P(my first checker is off within k rolls)
+    for k in range(ONESIDED_ROLLS):
+        mine_k = params[my_row + k]
+        theirs_k = params[their_row + k]
+        win += mine_k * (1.0 - theirs_before)
+        if k < ONESIDED_FIRST:
+            my_first_by += params[my_row + ONESIDED_ROLLS + k]
+            if their_left == 15:
+                win_gammon += mine_k * (1.0 - their_first_before)
+                their_first_before += params[their_row + ONESIDED_ROLLS + k]
+        else:
+            my_first_by = 1.0
+        if my_left == 15:
+            lose_gammon += theirs_k * (1.0 - my_first_by)
+        theirs_before += theirs_k
+    out[0] = min(max(win, 0.0), 1.0)
+    out[1] = min(max(win_gammon, 0.0), out[0])
+    out[2] = 0.0
+    out[3] = min(max(lose_gammon, 0.0), 1.0 - out[0])
+    out[4] = 0.0
+    return True
+
+
+@njit(cache=True, nogil=True)
 def evaluate(board, me, policy, params, out):
     """The evaluator behind ``policy`` (``params``: the net's weights for ``POLICY_NET``,
-    then optionally the two-sided bear-off table, whose exact chances take precedence)."""
+    then optionally the two-sided bear-off table, whose exact chances take precedence, and
+    the one-sided database, which scores the other bear-offs)."""
     exact = twosided_win(board, me, params)
     if exact >= 0.0:
         out[0] = exact
         for k in range(1, 5):
             out[k] = 0.0
+        return
+    if onesided_probabilities(board, me, params, out):
         return
     if policy == POLICY_NET:
         net_probabilities(board, me, params, out)

@@ -28,7 +28,8 @@ from numba import njit, prange, uint64
 
 from .cube import CENTRED, OWN, THEIRS, cubeful_equity, doubles_and_takes, efficiency
 from .dice import next_u64, roll_dice
-from .evaluate import POLICY_NET, POLICY_RANDOM, equity, evaluate, twosided_win
+from .evaluate import (ONESIDED_END, POLICY_NET, POLICY_RANDOM, both_home, equity, evaluate,
+                       twosided_win)
 from .net import net_choose, playout_weights
 from .movegen import generate_plays, new_buffers
 
@@ -62,8 +63,10 @@ def swap_sides(probs, out):
 def _best_value(count, policy, params, weights, boards, probs, mover_best):
     """Index of the play with the best evaluation among ``count`` result boards (mover =
     row 1); its probabilities from the mover's side go into ``mover_best``. The net policy
-    chooses with ``weights``, its float32 playout copy of the net (see ``net_choose``)."""
-    if policy == POLICY_NET:
+    chooses with ``weights``, its float32 playout copy of the net (see ``net_choose``),
+    except in bear-offs (both sides home after the first play, so after every play of a
+    side that was home), which ``evaluate`` scores from the bear-off tables in ``params``."""
+    if policy == POLICY_NET and not (params.shape[0] >= ONESIDED_END and both_home(boards[0])):
         choice = net_choose(count, weights, boards, probs, True)
         swap_sides(probs, mover_best)
         return choice
