@@ -24,7 +24,7 @@ TruncateOption = typer.Option(0, "--truncate", min=0,
 VarianceReductionOption = typer.Option(
     False, "--variance-reduction/--no-variance-reduction",
     help="Subtract each roll's luck, measured by the evaluator (off by default: it costs "
-         "about 20x per game and cuts the variance less than that; see the README).")
+         "about 20x per game and cuts the variance a little more than that; see the README).")
 QuasiRandomOption = typer.Option(True, "--quasi-random/--no-quasi-random",
                                  help="Spread the first two rolls evenly: 1296 games hold every pair once.")
 BearoffTruncationOption = typer.Option(
