@@ -202,11 +202,16 @@ def _small_bearoff_index(board, side):
     return rank if total <= TWOSIDED_CHECKERS else -1
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _has_twosided(params):
+    return params.shape[0] >= TWOSIDED_AT + TWOSIDED_SIZE * TWOSIDED_SIZE
+
+
 @njit(cache=True, nogil=True)
 def twosided_win(board, me, params):
     """Exact P(``me`` on roll wins) from the two-sided table in ``params``, or -1.0 when the
     table is absent or the position is not in it (or the game is over)."""
-    if params.shape[0] < TWOSIDED_AT + TWOSIDED_SIZE * TWOSIDED_SIZE:
+    if not _has_twosided(params):
         return -1.0
     mine = _small_bearoff_index(board, me)
     if mine <= 0:
@@ -220,24 +225,17 @@ def twosided_win(board, me, params):
 @njit(cache=True, nogil=True)
 def both_home(board):
     """Whether every checker of both sides is in its home board (or borne off)."""
-    for side in range(2):
-        for index in range(6, 25):
-            if board[side, index] > 0:
-                return False
-    return True
+    return _home_layout_index(board, 0)[0] >= 0 and _home_layout_index(board, 1)[0] >= 0
 
 
 @njit(cache=True, nogil=True)
-def onesided_probabilities(board, me, params, out):
-    """The five probabilities of ``me`` on roll from the one-sided database in ``params``
-    when both sides are all home and neither has finished; False (``out`` untouched) when
-    the database is absent or the position is not such a bear-off.
-
-    ``me`` wins when it finishes in k rolls and the other side needs k or more; it wins a
-    gammon when it finishes before the other's first checker comes off (the other has
-    all 15 left), and loses one when the other finishes before its own first checker
-    comes off. No backgammon is possible with every checker home."""
-    if params.shape[0] < ONESIDED_END:
+def _bearoff_probabilities(board, me, params, out):
+    """The five probabilities of ``me`` on roll from the bear-off tables in ``params`` when
+    both sides are all home and neither has finished: exact from the two-sided table when
+    both have at most ``TWOSIDED_CHECKERS`` checkers, else from the one-sided database.
+    False (``out`` untouched) when the tables are absent or the position is not a bear-off.
+    Each side's layout is read once for both tables."""
+    if not _has_twosided(params):
         return False
     mine, my_left = _home_layout_index(board, me)
     if mine <= 0:
@@ -245,6 +243,26 @@ def onesided_probabilities(board, me, params, out):
     theirs, their_left = _home_layout_index(board, 1 - me)
     if theirs <= 0:
         return False
+    if my_left <= TWOSIDED_CHECKERS and their_left <= TWOSIDED_CHECKERS:
+        out[0] = params[TWOSIDED_AT + mine * TWOSIDED_SIZE + theirs]
+        for k in range(1, 5):
+            out[k] = 0.0
+        return True
+    if params.shape[0] < ONESIDED_END:
+        return False
+    _onesided_chances(params, mine, my_left, theirs, their_left, out)
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _onesided_chances(params, mine, my_left, theirs, their_left, out):
+    """The five probabilities of the side on roll (layout ``mine``, ``my_left`` checkers)
+    against the other (``theirs``, ``their_left``) from the one-sided database.
+
+    The side on roll wins when it finishes in k rolls and the other side needs k or more; it
+    wins a gammon when it finishes before the other's first checker comes off (the other
+    has all 15 left), and loses one when the other finishes before its own first checker
+    comes off. No backgammon is possible with every checker home."""
     my_row = ONESIDED_AT + mine * ONESIDED_ROW
     their_row = ONESIDED_AT + theirs * ONESIDED_ROW
     win = 0.0
@@ -272,7 +290,6 @@ def onesided_probabilities(board, me, params, out):
     out[2] = 0.0
     out[3] = min(max(lose_gammon, 0.0), 1.0 - out[0])
     out[4] = 0.0
-    return True
 
 
 @njit(cache=True, nogil=True)
@@ -280,13 +297,7 @@ def evaluate(board, me, policy, params, out):
     """The evaluator behind ``policy`` (``params``: the net's weights for ``POLICY_NET``,
     then optionally the two-sided bear-off table, whose exact chances take precedence, and
     the one-sided database, which scores the other bear-offs)."""
-    exact = twosided_win(board, me, params)
-    if exact >= 0.0:
-        out[0] = exact
-        for k in range(1, 5):
-            out[k] = 0.0
-        return
-    if onesided_probabilities(board, me, params, out):
+    if _bearoff_probabilities(board, me, params, out):
         return
     if policy == POLICY_NET:
         net_probabilities(board, me, params, out)
