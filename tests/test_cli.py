@@ -15,6 +15,7 @@ from bgcli import __version__
 from cli_helpers import run
 from bgcli.notation.detect import parse_situation
 from bgcli.notation.gnubgid import parse_match_id, parse_position_id
+from bgcli.notation.xgid import parse_xgid
 from bgcli.position import Position
 
 START_ID = "4HPwATDgc/ABMA"
@@ -281,7 +282,7 @@ def test_stdout_carries_only_data(capsys, fmt, tmp_path):
 # ----------------------------------------------------------------------------- errors
 
 
-@pytest.mark.parametrize("dice", ["07", "7", "abc", "00", "77", "3-9"])
+@pytest.mark.parametrize("dice", ["07", "7", "abc", "00", "77", "3-9", "\uff13\uff11", "\uff13-1"])
 def test_bad_dice_are_usage_errors(capsys, dice):
     code, out, err = run(capsys, "moves", START_ID, dice)
     assert code == 2
@@ -398,9 +399,17 @@ def test_moves_dice_from_match_id(capsys):
 
 
 def test_moves_argument_dice_override_rolled_dice(capsys):
-    code, out, _ = run(capsys, "moves", ROLLED_XGID, "66", "-f", "json")
+    code, out, err = run(capsys, "moves", ROLLED_XGID, "66", "-f", "json")
     assert code == 0
     assert "24/18(2) 13/7(2)" in {r["move"] for r in json.loads(out)}
+    held = parse_xgid(ROLLED_XGID).match.dice
+    assert err.strip() == f"bgcli: note: DICE 66 replaces the {held[0]}{held[1]} rolled in the position"
+
+
+def test_moves_argument_dice_equal_to_rolled_dice_need_no_note(capsys):
+    held = parse_xgid(ROLLED_XGID).match.dice
+    code, _, err = run(capsys, "moves", ROLLED_XGID, f"{held[1]}{held[0]}")
+    assert code == 0 and err == ""
 
 
 def test_moves_no_legal_play(capsys):

@@ -67,9 +67,15 @@ def parse_dice_option(text: Optional[str]):
 
 
 def dice_for(situation, text: Optional[str]) -> tuple[int, int]:
-    """The roll: the DICE argument if given, else the dice the Match ID or XGID holds."""
+    """The roll: the DICE argument if given, else the dice the Match ID or XGID holds. A DICE
+    argument replaces dice the position already holds (to try another roll of the same
+    position); when they differ a note on stderr says so, so the choice is never silent."""
     rolled = parse_dice_option(text)
     if rolled is not None:
+        held = situation.match.dice
+        if situation.match.dice_rolled and sorted(held) != sorted(rolled):
+            typer.echo(f"bgcli: note: DICE {rolled[0]}{rolled[1]} replaces the {held[0]}{held[1]} "
+                       "rolled in the position", err=True)
         return tuple(rolled)
     if not situation.match.dice_rolled:
         raise typer.BadParameter("give the dice, e.g. 31: this position has none rolled",

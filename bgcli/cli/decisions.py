@@ -69,7 +69,7 @@ def _best_table_row(row: dict) -> dict:
 @app.command()
 def best(
     position: str = PositionArgument,
-    dice: Optional[str] = typer.Argument(None, help="The roll, e.g. 31; optional when the Match ID or XGID holds rolled dice."),
+    dice: Optional[str] = typer.Argument(None, help="The roll, e.g. 31; optional when the Match ID or XGID holds rolled dice (given, it replaces them, with a note on stderr)."),
     candidates: int = typer.Option(5, "--candidates", "-c", min=1, help="How many of the evaluator's best plays to roll out."),
     evaluate_only: bool = typer.Option(False, "--evaluate-only", help="No rollouts: every legal play ranked by the evaluator."),
     plies: int = PliesOption,

@@ -107,7 +107,8 @@ def pips(
 def moves(
     position: str = typer.Argument(..., help="A Position ID, POSITIONID:MATCHID or XGID."),
     dice: Optional[str] = typer.Argument(None, help="The roll, e.g. 31 or 3-1; optional when the "
-                                         "Match ID or XGID holds rolled dice."),
+                                         "Match ID or XGID holds rolled dice (given, it "
+                                         "replaces them, with a note on stderr)."),
     fmt: OutputFormat = FormatOption,
 ) -> None:
     """Every legal play for a roll, in gnubg's notation, with the resulting position (the opponent then on roll, as gnubg shows it).
