@@ -57,6 +57,9 @@ class EntryError:
     message: str
 
 
+_CSV_COLUMNS = ("id", "name", "position", "notes")  # the columns a collection's CSV may name
+
+
 def _is_meaningful(line: str) -> bool:
     stripped = line.strip()
     return bool(stripped) and not stripped.startswith("#")
@@ -83,15 +86,21 @@ def _plain_entries(lines: Iterable[tuple[int, str]], name: str) -> Iterator[Entr
 def _csv_entries(header: list[str], header_number: int, lines: Iterable[str],
                  name: str) -> Iterator[Entry | EntryError]:
     if "position" not in header:
-        raise CollectionError(
-            f"{name}:{header_number}: the CSV header has no 'position' column: {','.join(header)!r}")
-    column = {key: header.index(key) for key in ("id", "name", "position", "notes") if key in header}
+        raise CollectionError(f"the CSV header has no 'position' column: {','.join(header)!r}",
+                              where=f"{name}:{header_number}")
+    for key in _CSV_COLUMNS:
+        if header.count(key) > 1:  # which one is meant would be a guess
+            places = " and ".join(str(i + 1) for i, cell in enumerate(header) if cell == key)
+            raise CollectionError(f"the CSV header names {key!r} more than once (columns "
+                                  f"{places}): {','.join(header)!r}", where=f"{name}:{header_number}")
+    column = {key: header.index(key) for key in _CSV_COLUMNS if key in header}
 
     def cell(row: list[str], key: str) -> str:
         index = column.get(key)
         return row[index].strip() if index is not None and index < len(row) else ""
 
-    reader = csv.reader(lines)
+    # strict: a quote that is never closed is an error, not a field that swallows the rest
+    reader = csv.reader(lines, strict=True)
     end = header_number  # the line the previous record ended on
     try:
         for row in reader:
@@ -106,7 +115,10 @@ def _csv_entries(header: list[str], header_number: int, lines: Iterable[str],
             yield Entry(id=cell(row, "id") or str(number), name=cell(row, "name"),
                         position=position, notes=cell(row, "notes"), label=label)
     except csv.Error as exc:
-        raise CollectionError(f"{name}:{end + 1}: cannot read this CSV row: {exc}") from None
+        if "unexpected end of data" in str(exc):
+            raise CollectionError("this CSV row opens a quote (\") that is never closed",
+                                  where=f"{name}:{end + 1}") from None
+        raise CollectionError(f"cannot read this CSV row: {exc}", where=f"{name}:{end + 1}") from None
 
 
 def _entries(stream: IO[str], name: str) -> Iterator[Entry | EntryError]:

@@ -32,6 +32,9 @@ from .position import Position
 OUTPUT_NAMES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
 Z95 = 1.959963984540054
 _BATCH_SECONDS = 0.5  # aim for progress (and Ctrl-C) at least this often
+# Each game's five outcome values stay in memory for the standard errors and paired
+# comparisons (40 bytes a game): 10 million games hold 400 MB and take hours on one core.
+MAX_TRIALS = 10_000_000
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,9 @@ class RolloutSettings:
         problems = []
         if self.trials < 1:
             problems.append(f"trials must be at least 1, not {self.trials}")
+        elif self.trials > MAX_TRIALS:
+            problems.append(f"trials must be at most {MAX_TRIALS:,} (each game's outcome is kept "
+                            f"in memory, 40 bytes a game), not {self.trials:,}")
         if self.policy not in POLICY_NAMES:
             problems.append(f"policy must be one of {', '.join(POLICY_NAMES)}, not {self.policy!r}")
         if self.truncate < 0:

@@ -12,7 +12,7 @@ import sys
 
 import typer
 
-from ..errors import BgcliError
+from ..errors import BgcliError, shortened
 from . import batch, decisions, positions, rollout, report, train  # noqa: F401  (registers the commands)
 from .common import app
 from .inputs import InputError
@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> None:
         if exc.ctx is not None and exc.ctx.command_path:
             hint = f" (see '{exc.ctx.command_path} --help')"
         # no_args_is_help has already printed the help and leaves the message empty
-        message = exc.format_message().strip() or "missing command"
+        message = shortened(exc.format_message().strip()) or "missing command"
         typer.echo(f"bgcli: usage error: {message}{hint}", err=True)
         sys.exit(2)
     except InputError as exc:
@@ -58,6 +58,6 @@ def main(argv: list[str] | None = None) -> None:
         sys.stderr.close()  # the reader went away (e.g. `| head`): not an error
         sys.exit(0)
     except ClickException as exc:
-        typer.echo(f"bgcli: error: {exc.format_message()}", err=True)
+        typer.echo(f"bgcli: error: {shortened(exc.format_message())}", err=True)
         sys.exit(exc.exit_code)
     sys.exit(code or 0)

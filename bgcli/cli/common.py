@@ -11,7 +11,7 @@ import typer
 
 from .. import __version__
 from ..errors import BgcliError
-from .inputs import gather
+from .inputs import InputError, gather
 from .output import OutputFormat
 
 app = typer.Typer(
@@ -96,6 +96,17 @@ def situations(positions, input_file):
             yield raw, parse_situation(raw.text), None
         except BgcliError as exc:
             yield raw, None, exc
+
+
+def no_positions(positions, input_file) -> Exception:
+    """The error for a command that was given no position: where it looked, and for what."""
+    if input_file is not None and str(input_file) != "-":
+        return InputError(f"no positions in {str(input_file)!r}: it holds no position (only "
+                          "blank lines, comments or a CSV header)")
+    if input_file is not None or "-" in (positions or []):
+        return InputError("no positions on standard input: it was empty (or held only blank "
+                          "lines, comments or a CSV header)")
+    return typer.BadParameter("give positions as arguments, with --input FILE, or '-' for stdin")
 
 
 @contextlib.contextmanager

@@ -8,7 +8,8 @@ from typing import List, Optional
 
 import typer
 
-from .common import FormatOption, InputOption, app, dice_for, parse_dice_option, report, situations
+from .common import (FormatOption, InputOption, app, dice_for, no_positions, parse_dice_option,
+                     report, situations)
 from .output import OutputFormat, emit
 
 
@@ -97,7 +98,7 @@ def pips(
                     for key, value in bearoff_metrics(situation.position).items()})
         rows.append(row)
     if not rows and not failed:
-        raise typer.BadParameter("give positions as arguments, with --input FILE, or '-' for stdin")
+        raise no_positions(positions, input_file)
     emit(rows, fmt, PIPS_TABLE_COLUMNS)
     if failed:
         raise typer.Exit(1)
@@ -158,6 +159,8 @@ def convert(
         converted = {Notation.gnubg: situation.gnubg_id, Notation.xgid: situation.xgid,
                      Notation.posid: situation.position_id}[to]
         rows.append({"input": raw.text, "output": converted})
+    if not rows and not failed:
+        raise no_positions(positions, input_file)
     if fmt == OutputFormat.table:
         for row in rows:
             typer.echo(row["output"])

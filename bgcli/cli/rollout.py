@@ -10,7 +10,7 @@ import typer
 
 from ..errors import BgcliError
 
-from .common import FormatOption, InputOption, app, report, situations
+from .common import FormatOption, InputOption, app, no_positions, report, situations
 from .output import OutputFormat, emit
 
 # rollout options shared by every command that rolls out (rollout, best, cube)
@@ -161,7 +161,7 @@ def rollout(
             interrupted = True
             break
     if not rows and not failed and not interrupted:
-        raise typer.BadParameter("give positions as arguments, with --input FILE, or '-' for stdin")
+        raise no_positions(positions, input_file)
     if fmt == OutputFormat.table:
         emit([_rollout_table_row(row) for row in rows], fmt)
     else:
