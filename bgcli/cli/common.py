@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import signal
 import threading
+from pathlib import Path
 from typing import Optional
 
 import typer
@@ -96,6 +97,28 @@ def situations(positions, input_file):
             yield raw, parse_situation(raw.text), None
         except BgcliError as exc:
             yield raw, None, exc
+
+
+def check_writable(path: Path, option: str, suffixes: tuple[str, ...] = ()) -> None:
+    """Refuse, before any work, an output file that cannot be written: a directory, a wrong
+    extension, a missing or read-only folder, a name too long. Tried by opening it for
+    appending (a file that was not there is removed again), which asks the system itself."""
+    def refuse(why: str):
+        return typer.BadParameter(why, param_hint=option)
+
+    try:
+        if path.is_dir():
+            raise refuse(f"{str(path)!r} is a directory: give a file name")
+        if suffixes and path.suffix.lower() not in suffixes:
+            raise refuse(f"name the file {' or '.join(suffixes)}, not {str(path)!r}")
+        existed = path.exists()
+        with open(path, "ab"):
+            pass
+        if not existed:
+            path.unlink()
+    except OSError as exc:  # a missing or read-only folder, a name too long, ...
+        # the reason first: a long name may be cut from the message
+        raise refuse(f"cannot write this file ({exc.strerror or exc}): {str(path)!r}") from None
 
 
 def no_positions(positions, input_file) -> Exception:

@@ -9,7 +9,8 @@ from typing import Optional
 
 import typer
 
-from .common import FormatOption, app, dice_for
+from ..errors import BgcliError, OutputError
+from .common import FormatOption, app, check_writable, dice_for
 from .output import OutputFormat, emit
 from .rollout import (BearoffTruncationOption, PolicyOption, QuasiRandomOption, SeedOption,
                       ThreadsOption, TrialsOption, TruncateOption, VarianceReductionOption,
@@ -91,6 +92,8 @@ def best(
     from ..decisions import best_plays
     from ..notation.detect import parse_situation
 
+    if chart is not None:
+        check_writable(chart, "--chart", (".png", ".svg"))
     situation = parse_situation(position)
     rolled = dice_for(situation, dice)
     settings = None if evaluate_only else _settings(trials, seed, threads, truncate,
@@ -115,11 +118,14 @@ def best(
     rows = [common | c.row() for c in result.candidates]
     if not rows:
         typer.echo(f"bgcli: no legal play for {rolled[0]}{rolled[1]}", err=True)
-    if chart is not None and rows:
+    emit([_best_table_row(r) for r in rows] if fmt == OutputFormat.table else rows, fmt)
+    if chart is not None and rows:  # after the rows: a chart that fails loses no result
         from ..report.charts import best_plays_figure, save
 
-        save(best_plays_figure(rows), chart)
-    emit([_best_table_row(r) for r in rows] if fmt == OutputFormat.table else rows, fmt)
+        try:
+            save(best_plays_figure(rows), chart)
+        except OSError as exc:
+            raise OutputError(f"cannot write {str(chart)!r}: {exc.strerror or exc}") from None
     if result.partial:
         typer.echo("bgcli: interrupted: the rollouts are partial", err=True)
         raise typer.Exit(130)
@@ -222,6 +228,27 @@ def _cubeful_decision(situation, settings, jacoby):
             bar.close()
 
 
+# a normalised equity is in cubes: a backgammon won or lost is 3 of them
+MAX_NORMALISED_EQUITY = 3.0
+
+
+def _check_equity(met, equity: float, away_me: int, away_them: int, cube: int,
+                  crawford: bool) -> None:
+    """Refuse an --equity that no game can have at this score: not finite, beyond a
+    backgammon (3 cubes), or past the MWC of 0 or 1 the table gives at this score."""
+    low, high = -MAX_NORMALISED_EQUITY, MAX_NORMALISED_EQUITY
+    try:
+        low = max(low, met.mwc_to_equity(0.0, away_me, away_them, cube, crawford))
+        high = min(high, met.mwc_to_equity(1.0, away_me, away_them, cube, crawford))
+    except BgcliError:  # winning and losing the cube give the same MWC: any equity maps alike
+        pass
+    if not (math.isfinite(equity) and low <= equity <= high):
+        raise typer.BadParameter(f"the normalised equity must be a number from {low:+.4f} to "
+                                 f"{high:+.4f} at {away_me}-away, {away_them}-away with the cube "
+                                 f"at {cube} (at most a backgammon either way, MWC 0 to 1), "
+                                 f"not {equity}", param_hint="--equity")
+
+
 @app.command("match")
 def match_table(
     away_me: Optional[int] = typer.Argument(None, min=1, help="Points the player on roll still needs."),
@@ -260,6 +287,7 @@ def match_table(
            "backgammon_value_me": values.my_backgammon,
            "backgammon_value_them": values.their_backgammon}
     if equity is not None:
+        _check_equity(met, equity, away_me, away_them, cube, crawford)
         row["equity"] = equity
         row["mwc_of_equity"] = met.equity_to_mwc(equity, away_me, away_them, cube, crawford)
     if mwc is not None:

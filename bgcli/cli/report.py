@@ -12,8 +12,9 @@ from typing import Optional
 
 import typer
 
+from ..errors import BgcliError
 from ..rollout import RolloutSettings
-from .common import app, report as report_error
+from .common import app, check_writable, report as report_error
 from .inputs import InputError
 
 DEFAULTS = RolloutSettings()  # the rollout options default to bgcli rollout's
@@ -163,11 +164,11 @@ def chart(
     from ..report.document import describe
     from ..report.study import analyse, replay_games
 
-    if output.suffix.lower() not in (".png", ".svg"):
-        raise typer.BadParameter(f"name the picture .png or .svg, not {str(output)!r}",
-                                 param_hint="--output")
+    check_writable(output, "--output", (".png", ".svg"))
     settings = _settings(trials, threads, truncate, variance_reduction, quasi_random, initial, policy)
     entries, from_file = _entries_from_source(source)
+    if not entries:
+        raise InputError(f"no positions in {source!r}: nothing to draw")
     single = kind in (ChartKind.board, ChartKind.outcomes, ChartKind.convergence)
     chosen = [_pick(entries, ident, source)] if single else entries
     needs_rollout = kind in (ChartKind.outcomes, ChartKind.equity) or (
@@ -180,8 +181,8 @@ def chart(
     for entry in failed:
         report_error(entry.label or source, entry.error)
     good = [e for e in chosen if not e.error and e.situation is not None]
-    if not good:
-        raise typer.Exit(1)
+    if not good:  # every row failed, and each was reported above
+        raise BgcliError(f"no position of {source!r} could be drawn")
     entry = good[0]
     label = (f"{entry.id}. {describe(entry)}" if from_file and entry.id
              else entry.situation.gnubg_id)

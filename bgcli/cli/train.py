@@ -9,7 +9,7 @@ from typing import Optional
 
 import typer
 
-from .common import app, sigterm_as_interrupt
+from .common import app, check_writable, sigterm_as_interrupt
 
 
 @app.command()
@@ -55,6 +55,10 @@ def train(
         raise typer.BadParameter(f"no such file: {str(positions)!r}")
     if resume is not None and not resume.exists():
         raise typer.BadParameter(f"no such checkpoint: {str(resume)!r}")
+    # before the first game, not after hours of them
+    check_writable(checkpoint, "--checkpoint", (".npz",))
+    if record_json is not None:
+        check_writable(record_json, "--record")
     given_alpha = ["--alpha", str(settings.alpha)] if alpha is not None or resume is None else []
     command = shlex.join(["bgcli", "train", "--games", str(games), "--seed", str(seed)]
                          + given_alpha + ["--lambda", str(lam)]

@@ -58,6 +58,14 @@ _LOOKS_LIKE_ID = re.compile(r"^[A-Za-z0-9+/]{10,18}$")
 _GNUBG_PREFIX = re.compile(r"^(gnubgid|gnubg\s+id|gnu\s+backgammon\s+id)\s*[:=]?\s*", re.I)
 
 
+def _is_match_id(text: str) -> bool:
+    try:
+        parse_match_id(text)
+    except ParseError:
+        return False
+    return True
+
+
 def parse_situation(text: str) -> Situation:
     """Parse any supported notation, detecting which one it is (raises ``ParseError``).
 
@@ -82,6 +90,9 @@ def parse_situation(text: str) -> Situation:
                 f"but got {len(position_part)} and {len(match_part)} characters: {text!r}"
             )
         return Situation(parse_position_id(position_part), parse_match_id(match_part))
+    if len(body) == MATCH_ID_LENGTH and _is_match_id(body):
+        raise ParseError("this looks like a gnubg Match ID alone: give the Position ID before "
+                         f"it, as POSITIONID:MATCHID (14 and 12 characters): {text!r}")
     if len(body) == POSITION_ID_LENGTH or _LOOKS_LIKE_ID.match(body):
         return Situation(parse_position_id(body))
     raise ParseError(
