@@ -246,3 +246,10 @@ def test_chart_of_only_bad_rows_says_why_and_that_nothing_was_drawn(capsys, tmp_
     lines = err.strip().splitlines()
     assert lines[0].startswith(f"bgcli: error: {bad}:1: not a position")
     assert lines[1] == f"bgcli: error: no position of {str(bad)!r} could be drawn"
+
+
+def test_cubeful_cube_with_variance_reduction_is_a_usage_error(capsys):
+    # found by tests/test_fuzz_cli.py: the check ran on settings without the cubeful flag
+    code, out, err = run(capsys, "cube", START_ID, "--cubeful", "--variance-reduction")
+    assert (code, out) == (2, "")
+    assert "cannot be combined with cubeful rollouts" in one_line(err)

@@ -27,13 +27,16 @@ def _pm(value: float, se: float, digits: int = 3) -> str:
 
 
 def _settings(trials, seed, threads, truncate, variance_reduction, quasi_random,
-              bearoff_truncation, policy):
+              bearoff_truncation, policy, cubeful: bool = False):
+    from dataclasses import replace
+
     from ..rollout import RolloutSettings
 
     settings = RolloutSettings(trials=trials, seed=seed, policy=policy, truncate=truncate,
                                variance_reduction=variance_reduction, quasi_random=quasi_random,
                                bearoff_truncation=bearoff_truncation, threads=threads)
-    problems = settings.problems()
+    # checked as the rollouts will run: cubeful ones refuse variance reduction
+    problems = replace(settings, cubeful=cubeful).problems()
     if problems:
         raise typer.BadParameter("; ".join(problems))
     return settings.with_seed()
@@ -183,7 +186,7 @@ def cube(
     settings = None
     if rollout or cubeful:
         settings = _settings(trials, seed, threads, truncate, variance_reduction, quasi_random,
-                             bearoff_truncation, policy)
+                             bearoff_truncation, policy, cubeful=cubeful)
     if cubeful:
         decision = _cubeful_decision(situation, settings, jacoby)
         extra = {"source": f"cubeful rollouts, {settings.trials} games each"}
