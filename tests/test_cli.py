@@ -62,6 +62,26 @@ def test_top_level_help_lists_every_command(capsys):
         assert command in out
 
 
+def test_help_shows_flags_without_a_value_metavar(capsys):
+    code, out, _ = run(capsys, "--help")
+    assert code == 0
+    assert "--version" in out and "--install-completion" in out and "--show-completion" in out
+    assert "<bool>" not in out
+    code, out, _ = run(capsys, "best", "--help")
+    assert code == 0 and "--evaluate-only" in out and "<bool>" not in out
+    assert "<int range>" in out  # options that take a value keep theirs
+
+
+def test_shell_completion_answers_with_commands(capsys, monkeypatch):
+    # what the script of --install-completion / --show-completion asks for on <Tab>
+    monkeypatch.setenv("_BGCLI_COMPLETE", "complete_bash")
+    monkeypatch.setenv("COMP_WORDS", "bgcli ro")
+    monkeypatch.setenv("COMP_CWORD", "1")
+    code, out, err = run(capsys)
+    assert code == 0, err
+    assert out.split() == ["rollout"]
+
+
 def test_version(capsys, monkeypatch, tmp_path):
     from bgcli.net import DEFAULT_WEIGHTS, net_id
 

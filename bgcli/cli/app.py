@@ -32,9 +32,22 @@ UsageError = _click_class("UsageError")
 ClickException = _click_class("ClickException")
 
 
+def _plain_flags(command, parent=None) -> None:
+    """Show on/off options (``--version``, ``--help``, ``--rollout/--no-rollout``) in the help
+    as bare flags: typer's rich help would print a ``<bool>`` metavar after them, as if they
+    took a value."""
+    context = typer.Context(command, parent=parent, **command.context_settings)
+    for param in command.get_params(context):  # get_params creates --help too
+        if getattr(param, "is_flag", False) and not param.count and param.metavar is None:
+            param.metavar = ""
+    for sub in getattr(command, "commands", {}).values():
+        _plain_flags(sub, context)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: one-line errors, never a traceback for bad input."""
     command = typer.main.get_command(app)
+    _plain_flags(command)
     try:
         code = command.main(args=argv, prog_name="bgcli", standalone_mode=False)
     except UsageError as exc:

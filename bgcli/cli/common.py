@@ -18,7 +18,7 @@ app = typer.Typer(
     name="bgcli",
     help="Backgammon analysis from the shell: boards, pip counts and race metrics, legal moves, rollouts.\n\n"
     "Positions may be gnubg Position IDs, POSITIONID:MATCHID or XGIDs.",
-    add_completion=False,
+    add_completion=True,
     no_args_is_help=True,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
