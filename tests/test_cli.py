@@ -509,3 +509,33 @@ def test_python_m_bgcli_bad_id_has_no_traceback():
     assert result.stderr.count("\n") == 1
     assert result.stderr.startswith("bgcli: error: ") and "'not/an/id'" in result.stderr
     assert result.stdout == ""
+
+
+# ----------------------------------------------------------------------------- output
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json", "ndjson"])
+def test_floats_are_written_without_binary_noise(fmt):
+    from bgcli.cli.output import OutputFormat, emit
+
+    out = io.StringIO()
+    emit([{"a": 0.8098799999999999, "b": 1.0000000000000002, "c": 0.925773135551069,
+           "seed": 2**53 - 1}], OutputFormat(fmt), out=out)
+    text = out.getvalue()
+    assert "0.80988" in text and "0.8098799" not in text
+    assert "1.0000000000000002" not in text and "0.925773135551" in text
+    assert "0.925773135551069" not in text  # 12 significant digits
+    assert str(2**53 - 1) in text  # integers are never rounded
+    if fmt == "csv":
+        row = next(csv.DictReader(io.StringIO(text)))
+        assert float(row["b"]) == 1.0
+    else:
+        row = json.loads(text)[0] if fmt == "json" else json.loads(text.splitlines()[0])
+        assert row["b"] == 1.0 and row["c"] == pytest.approx(0.925773135551069, rel=1e-12)
+
+
+def test_match_json_gammon_values_have_twelve_digits(capsys):
+    code, out, _ = run(capsys, "match", "3", "5", "--cube", "2", "-f", "json")
+    (row,) = json.loads(out)
+    assert code == 0
+    assert row["gammon_value_them"] == 1.46733374294  # 1.4673337429415723 in full

@@ -22,12 +22,20 @@ class OutputFormat(str, enum.Enum):
     ndjson = "ndjson"
 
 
+#: significant digits a float keeps in CSV and JSON: every digit the numbers mean (rollouts and
+#: the evaluator work to about 1e-7), without the binary noise of 0.8098799999999999
+FLOAT_DIGITS = 12
+
+
 def _plain(value):
-    """JSON-safe scalar: NaN/inf become None, numpy scalars become Python ones."""
+    """JSON-safe scalar: NaN/inf become None, numpy scalars become Python ones, floats are
+    rounded to ``FLOAT_DIGITS`` significant digits."""
     if hasattr(value, "item"):
         value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return None
+        return float(f"{value:.{FLOAT_DIGITS}g}")
     return value
 
 
