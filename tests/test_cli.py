@@ -539,3 +539,17 @@ def test_match_json_gammon_values_have_twelve_digits(capsys):
     (row,) = json.loads(out)
     assert code == 0
     assert row["gammon_value_them"] == 1.46733374294  # 1.4673337429415723 in full
+
+
+@pytest.mark.parametrize("argv", [
+    ["rollout", START_ID], ["best", START_ID, "31"], ["cube", START_ID], ["batch", "-", "--rollout"],
+    ["report", "positions/examples.txt", "-o", "unused"], ["chart", "board", START_ID, "-o", "x.png"],
+    ["train", "--games", "1"],
+])
+def test_seeds_are_bounded_to_53_bits(capsys, argv):
+    """A seed above 2^53-1 would lose digits in JSON readers (jq 1.6 holds numbers as doubles)."""
+    code, out, err = run(capsys, *argv, "--seed", str(2**53))
+    assert code == 2 and out == ""
+    assert "--seed" in assert_one_line_error(err, "usage error")
+    code, out, _ = run(capsys, *argv[:1], "--help")
+    assert "2^53-1" in out

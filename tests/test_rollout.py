@@ -234,7 +234,7 @@ def test_same_seed_same_numbers_different_seed_different():
 
 def test_random_seed_is_drawn_and_reported():
     result = rollout(RACE, RolloutSettings(trials=36, variance_reduction=False))
-    assert result.settings.seed is not None and 0 <= result.settings.seed < 2**63
+    assert result.settings.seed is not None and 0 <= result.settings.seed < 2**53
     again = rollout(RACE, result.settings)
     np.testing.assert_array_equal(result.means, again.means)
 
@@ -558,7 +558,8 @@ def test_cli_rollout_reports_a_seed_that_reproduces_it(capsys):
 
 @pytest.mark.parametrize("bad", [["--trials", "0"], ["--policy", "nonsense"],
                                  ["--truncate", "-1"], ["--threads", "0"],
-                                 ["--stop-se", "0"]])
+                                 ["--stop-se", "0"], ["--seed", str(2**53)],
+                                 ["--seed", "-1"]])
 def test_cli_rollout_bad_options_exit_2_with_one_line(capsys, bad):
     code, out, err = run(capsys, "rollout", "4HPwATDgc/ABMA", *bad)
     assert code == 2

@@ -11,6 +11,7 @@ import typer
 
 from .. import __version__
 from ..errors import BgcliError
+from ..rollout import MAX_SEED
 from .inputs import gather
 from .output import OutputFormat
 
@@ -29,6 +30,11 @@ FormatOption = typer.Option(
 InputOption = typer.Option(
     None, "--input", "-i", help="Read positions from FILE, one per line ('#' starts a comment; '-' is stdin).",
 )
+
+
+# every --seed: seeds are kept to 53 bits so that JSON readers holding numbers as doubles
+SEED_RANGE_HELP = ("0 .. 2^53-1: larger numbers lose digits in JSON tools that read them as "
+                   "doubles (jq, JavaScript), and a copied seed would not reproduce its row.")
 
 
 def report(label: str, error: Exception) -> None:

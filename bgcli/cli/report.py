@@ -12,8 +12,8 @@ from typing import Optional
 
 import typer
 
-from ..rollout import RolloutSettings
-from .common import app, report as report_error
+from ..rollout import SEED_BITS, RolloutSettings
+from .common import MAX_SEED, SEED_RANGE_HELP, app, report as report_error
 from .inputs import InputError
 
 DEFAULTS = RolloutSettings()  # the rollout options default to bgcli rollout's
@@ -34,9 +34,10 @@ class ChartKind(str, enum.Enum):
 TrialsOption = typer.Option(DEFAULTS.trials, "--trials", "-n", min=1,
                             help="Games per position for rollouts run here (a second or two a "
                                  "position; the equity's SE is about 0.03 at 1296).")
-SeedOption = typer.Option(None, "--seed", "-s", min=0, max=2**63 - 1,
+SeedOption = typer.Option(None, "--seed", "-s", min=0, max=MAX_SEED,
                           help="Master seed, as in bgcli batch: each position's seed derives from "
-                               "it and the position. Drawn at random (and shown) if omitted.")
+                               "it and the position. Drawn at random (and shown) if omitted. "
+                               + SEED_RANGE_HELP)
 ThreadsOption = typer.Option(None, "--threads", "-t", min=1,
                              help="Threads (default: all cores). Results do not depend on it.")
 TruncateOption = typer.Option(DEFAULTS.truncate, "--truncate", min=0,
@@ -64,7 +65,7 @@ def _settings(trials, threads, truncate, variance_reduction, quasi_random, initi
 def _master_seed(seed: Optional[int]) -> int:
     import secrets
 
-    return seed if seed is not None else secrets.randbits(63)
+    return seed if seed is not None else secrets.randbits(SEED_BITS)
 
 
 class _Progress:

@@ -10,13 +10,14 @@ import typer
 
 from ..errors import BgcliError
 
-from .common import FormatOption, InputOption, app, report, situations
+from .common import MAX_SEED, SEED_RANGE_HELP, FormatOption, InputOption, app, report, situations
 from .output import OutputFormat, emit
 
 # rollout options shared by every command that rolls out (rollout, best, cube)
 TrialsOption = typer.Option(1296, "--trials", "-n", min=1, help="Games per position.")
-SeedOption = typer.Option(None, "--seed", "-s", min=0, max=2**63 - 1,
-                          help="Dice seed; a random one is drawn and reported if omitted.")
+SeedOption = typer.Option(None, "--seed", "-s", min=0, max=MAX_SEED,
+                          help="Dice seed; a random one is drawn and reported if omitted. "
+                               + SEED_RANGE_HELP)
 ThreadsOption = typer.Option(None, "--threads", "-t", min=1,
                              help="Threads (default: all cores). Results do not depend on it.")
 TruncateOption = typer.Option(0, "--truncate", min=0,
