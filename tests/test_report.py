@@ -374,6 +374,26 @@ def test_report_usage_errors(tmp_path, capsys):
     assert code == 2 and "usage error" in err
 
 
+def test_report_checks_its_folder_before_any_rollout(tmp_path, capsys, monkeypatch):
+    import bgcli.report.study
+
+    def no_rollouts(*args, **kwargs):
+        raise AssertionError("the positions were analysed before the folder was checked")
+
+    monkeypatch.setattr(bgcli.report.study, "analyse", no_rollouts)
+    listing = tmp_path / "list.txt"
+    listing.write_text(f"{RACE_ID}\n", encoding="utf-8")
+    missing = tmp_path / "none" / "a" / "b"
+    code, out, err = run(capsys, "report", str(listing), "-o", str(missing))
+    assert code == 2 and out == ""
+    assert err == (f"bgcli: error: cannot write the report in {str(missing)!r}: "
+                   f"no folder {str(missing.parent)!r} to make it in\n")
+    assert not (tmp_path / "none").exists()  # no parents made, as chart and batch
+    code, out, err = run(capsys, "report", str(listing), "-o", str(listing))
+    assert code == 2 and out == "" and err.strip().endswith("it is a file, not a folder")
+    assert len(err.splitlines()) == 1
+
+
 # ---------------------------------------------------------------------------- the chart command
 
 

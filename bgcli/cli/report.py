@@ -4,6 +4,7 @@ study report (an HTML page and its Markdown twin)."""
 from __future__ import annotations
 
 import enum
+import os
 import shlex
 import sys
 import time
@@ -240,6 +241,23 @@ def _command_text(source: Path, output: Path, title, rolled: bool, settings, mas
     return shlex.join(words)
 
 
+def _check_report_folder(folder: Path) -> None:
+    """Refuse a folder the report cannot be written in now, not after minutes of rollouts: it
+    must be a folder or be creatable in an existing, writable one (as chart and batch, no
+    missing parents are made)."""
+    problem = None
+    if folder.exists() and not folder.is_dir():
+        problem = "it is a file, not a folder"
+    else:
+        home = folder if folder.exists() else folder.parent
+        if not home.is_dir():
+            problem = f"no folder {str(home)!r} to make it in"
+        elif not os.access(home, os.W_OK | os.X_OK):
+            problem = f"{str(home)!r} is not writable"
+    if problem:
+        raise InputError(f"cannot write the report in {str(folder)!r}: {problem}")
+
+
 @app.command()
 def report(
     source: Path = typer.Argument(..., metavar="INPUT",
@@ -271,6 +289,7 @@ def report(
     from ..report.study import StudyError, analyse, replay_games
 
     settings = _settings(trials, threads, truncate, variance_reduction, quasi_random, initial, policy)
+    _check_report_folder(output)
     entries = _read(source)
     if not entries:
         raise InputError(f"no positions in {str(source)!r}")
