@@ -408,3 +408,23 @@ def test_match_table_says_which_side_and_which_phase(capsys):
     code, out, err = run(capsys, "match", "--table", "2")
     assert code == 0 and out.split()[:3] == ["on_roll_away", "opponent_1_away", "opponent_2_away"]
     assert "one_away_phase" not in out and "post-Crawford" in err and "--crawford" in err
+
+
+def test_cube_table_at_a_match_score_shows_mwc_and_take_point(capsys):
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:2:4:0:7:10"  # 5-away 3-away
+    code, out, err = run(capsys, "cube", xgid, "-f", "json")
+    assert code == 0, err
+    (row,) = json.loads(out)
+    decision = cube_decision(parse_situation(xgid), [row[k] for k in (
+        "win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")])
+    assert 0.0 < row["take_point"] < 1.0
+    assert row["take_point"] == pytest.approx(decision.take_point, abs=1e-11)
+    code, out, _ = run(capsys, "cube", xgid)
+    table = {line[:27].strip(): line[27:].strip() for line in out.splitlines()[2:]}
+    for label, key in (("Cubeless MWC", "cubeless_mwc"), ("No double MWC", "no_double_mwc"),
+                       ("Double, take MWC", "double_take_mwc"), ("Double, pass MWC", "double_pass_mwc")):
+        assert table[label] == f"{100 * row[key]:.2f}%"
+    assert table["Take point"] == f"{row['take_point']:.1%} (opponent's winning chance)"
+    # money: no MWC rows, the take point as before
+    code, out, _ = run(capsys, "cube", "4HPwATDgc/ABMA")
+    assert "MWC" not in out and "Take point" in out and "%" in out

@@ -125,13 +125,23 @@ def best(
         raise typer.Exit(130)
 
 
+def _percent(value) -> str:
+    return "" if value is None else f"{100 * value:.2f}%"
+
+
 def _cube_table(row: dict) -> list[dict]:
     lines = [("Proper action", row["cube_action"]),
              ("No double", _pm(row["no_double"], row.get("no_double_se"))),
              ("Double, take", _pm(row["double_take"], row.get("double_take_se"))),
              ("Double, pass", _pm(row["double_pass"], None)),
-             ("Cubeless equity", _pm(row["cubeless_equity"], row.get("cubeless_equity_se"))),
-             ("Take point", f"{row['take_point']:.1%}" if row.get("take_point") else ""),
+             ("Cubeless equity", _pm(row["cubeless_equity"], row.get("cubeless_equity_se")))]
+    if "cubeless_mwc" in row:  # at a match score: the same in match winning chances
+        lines += [("Cubeless MWC", _percent(row["cubeless_mwc"])),
+                  ("No double MWC", _percent(row["no_double_mwc"])),
+                  ("Double, take MWC", _percent(row["double_take_mwc"])),
+                  ("Double, pass MWC", _percent(row["double_pass_mwc"]))]
+    lines += [("Take point", "" if row.get("take_point") is None
+                              else f"{row['take_point']:.1%} (opponent's winning chance)"),
              ("Win W(g) W(bg) L(g) L(bg)", " ".join(f"{row[k]:.3f}" for k in (
                  "win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon"))),
              ("Cube", f"{row['cube_value']} ({row['cube_owner']}), {row['score']}"
