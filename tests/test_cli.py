@@ -13,6 +13,7 @@ import pytest
 
 from bgcli import __version__
 from cli_helpers import run
+from bgcli.errors import ParseError
 from bgcli.notation.detect import parse_situation
 from bgcli.notation.gnubgid import parse_match_id, parse_position_id
 from bgcli.position import Position
@@ -135,6 +136,61 @@ def test_show_accepts_every_notation(capsys, text):
     code, out, _ = run(capsys, "show", text)
     assert code == 0
     assert f"Position ID: {START_ID}" in out
+
+
+GNUBG_BOARD_TEXT = (" GNU Backgammon  Position ID: 4HPwATDgc/ABMA\n"
+                    "                 Match ID   : cAn3AAAAAAAE\n")  # as gnubg 1.07 prints it
+
+
+@pytest.mark.parametrize("text, gnubg_id", [
+    ("4HPwATDgc/ABMA cAkAAAAAAAAE", START_GNUBG),
+    ("  4HPwATDgc/ABMA \t cAn3AAAAAAAE ", "4HPwATDgc/ABMA:cAn3AAAAAAAE"),
+    ("Position ID: 4HPwATDgc/ABMA Match ID: cAkAAAAAAAAE", START_GNUBG),
+    (GNUBG_BOARD_TEXT, "4HPwATDgc/ABMA:cAn3AAAAAAAE"),
+    ("position id: 4HPwATDgc/ABMA", START_GNUBG),  # no Match ID: money, as a bare Position ID
+    ("-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10", START_GNUBG),
+])
+def test_parse_situation_reads_what_players_paste(text, gnubg_id):
+    assert parse_situation(text).gnubg_id == gnubg_id
+
+
+@pytest.mark.parametrize("text, message", [
+    ("4HPwATDgc/ABM cAkAAAAAAAAE", "got 13 and 12 characters"),
+    ("Position ID: 4HPwATDgc/ABMA Match ID: cAkAAAA", "got 14 and 7 characters"),
+    ("Position ID: 4HPwATDgc/ABMA Match ID: cAkAAAAAAAA!", "Match ID"),
+    ("two words", "not a position"),
+])
+def test_pasted_ids_with_a_mistake_say_what_is_wrong(text, message):
+    with pytest.raises(ParseError, match=message):
+        parse_situation(text)
+
+
+def test_bare_xgid_starting_with_a_dash_is_a_position_not_an_option(capsys):
+    bare = START_XGID.removeprefix("XGID=")
+    assert bare.startswith("-")
+    code, out, err = run(capsys, "convert", bare, "--to", "gnubg")
+    assert (code, out, err) == (0, START_GNUBG + "\n", "")
+    code, out, err = run(capsys, "show", bare, "-f", "json")
+    assert code == 0 and json.loads(out)[0]["position_id"] == START_ID
+    code, out, err = run(capsys, "pips", "-q")  # a real unknown option stays a usage error
+    assert code == 2 and "No such option" in assert_one_line_error(err, "usage error")
+
+
+def test_gnubg_text_in_a_file_is_one_position(capsys, tmp_path):
+    from bgcli.collections import Entry, read_collection
+
+    path = tmp_path / "pasted.txt"
+    path.write_text(GNUBG_BOARD_TEXT + "Position ID: 4HPwATDgc/ABMA  # alone\n"
+                    "4HPwATDgc/ABMA cAkAAAAAAAAE\n")
+    assert list(read_collection(path)) == [
+        Entry("1", "", GNUBG_BOARD_TEXT.split("\n")[0].strip() + " Match ID   : cAn3AAAAAAAE",
+              "", f"{path}:1"),
+        Entry("3", "", "Position ID: 4HPwATDgc/ABMA", "alone", f"{path}:3"),
+        Entry("4", "", "4HPwATDgc/ABMA cAkAAAAAAAAE", "", f"{path}:4"),
+    ]
+    code, out, err = run(capsys, "convert", "--input", str(path), "--to", "gnubg")
+    assert code == 0, err
+    assert out.splitlines() == ["4HPwATDgc/ABMA:cAn3AAAAAAAE", START_GNUBG, START_GNUBG]
 
 
 def test_show_with_dice_option(capsys):

@@ -18,7 +18,8 @@ from .output import OutputFormat
 app = typer.Typer(
     name="bgcli",
     help="Backgammon analysis from the shell: boards, pip counts and race metrics, legal moves, rollouts.\n\n"
-    "Positions may be gnubg Position IDs, POSITIONID:MATCHID or XGIDs.",
+    "Positions may be gnubg Position IDs, POSITIONID:MATCHID (or the two IDs apart, or gnubg's "
+    "'Position ID: ... Match ID: ...' text) or XGIDs (the XGID= prefix optional).",
     add_completion=True,
     no_args_is_help=True,
     context_settings={"help_option_names": ["-h", "--help"]},
