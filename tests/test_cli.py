@@ -266,14 +266,38 @@ def test_pips_table(capsys):
     lines = out.splitlines()
     header = lines[0].split()
     assert header[0] == "position_id"
-    assert "pips_on_roll" in header and "pips_opponent" in header
+    assert "pips" in header and "opp_pips" in header
     assert set(lines[1]) <= {"-", " "}
     assert len(lines) == 4
-    on_roll, opponent = header.index("pips_on_roll"), header.index("pips_opponent")
+    on_roll, opponent = header.index("pips"), header.index("opp_pips")
     for line, (position_id, a, b) in zip(lines[2:], [(START_ID, "167", "167"),
                                                       (RACE_65_73, "65", "73")]):
         cells = line.split()  # the first columns hold no spaces
         assert (cells[0], cells[on_roll], cells[opponent]) == (position_id, a, b)
+
+
+def test_pips_table_fits_an_80_column_terminal(capsys, monkeypatch):
+    import bgcli.cli.output
+
+    positions = [START_ID, RACE_65_73, "290NAADb7g4AAA"]
+    code, whole, err = run(capsys, "pips", *positions)  # not a terminal: the whole table
+    assert code == 0 and err == "" and max(map(len, whole.splitlines())) > 80
+    assert whole.split()[:13] == ["position_id", "race", "pips", "opp_pips", "lead", "Keith",
+                                  "Thorp", "8-9-12", "Isight", "Kleinman", "EPC", "opp_EPC",
+                                  "exact_win"]
+    monkeypatch.setattr(bgcli.cli.output, "terminal_width", lambda out: 80)
+    code, out, err = run(capsys, "pips", *positions)
+    assert code == 0 and max(map(len, out.splitlines())) <= 80
+    header = out.splitlines()[0].split()
+    assert header[:5] == ["position_id", "race", "pips", "opp_pips", "lead"]
+    assert "Kleinman" in header and "Keith" in header
+    left_out = assert_one_line_error(err, "left out to fit 80 columns")
+    for column in ("Thorp", "8-9-12", "Isight"):
+        assert column in left_out and column not in header
+    # the kept cells are the whole table's
+    assert out.splitlines()[2].split()[:5] == whole.splitlines()[2].split()[:5]
+    code, csv_out, err = run(capsys, "pips", *positions, "-f", "csv")  # CSV: every field
+    assert err == "" and "thorp_verdict" in csv_out.splitlines()[0]
 
 
 def test_pips_input_file_skips_comments_and_blank_lines(capsys, tmp_path):
