@@ -83,6 +83,18 @@ def test_shell_completion_answers_with_commands(capsys, monkeypatch):
     assert out.split() == ["rollout"]
 
 
+def test_completion_script_is_shown_and_installed(capsys, monkeypatch, tmp_path):
+    code, out, err = run(capsys, "--show-completion", "bash")
+    assert code == 0, err
+    assert "_BGCLI_COMPLETE=complete_bash" in out and "complete -o default -F _bgcli_completion bgcli" in out
+    monkeypatch.setenv("HOME", str(tmp_path))
+    code, out, err = run(capsys, "--install-completion", "bash")
+    assert code == 0, err
+    script = tmp_path / ".bash_completions" / "bgcli.sh"
+    assert "_BGCLI_COMPLETE=complete_bash" in script.read_text()
+    assert str(script) in (tmp_path / ".bashrc").read_text()
+
+
 def test_version(capsys, monkeypatch, tmp_path):
     from bgcli.net import DEFAULT_WEIGHTS, net_id
 
