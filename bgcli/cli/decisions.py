@@ -234,7 +234,8 @@ def _cubeful_decision(situation, settings, jacoby):
 
 def _emit_match_table(met, size: int, crawford: bool, fmt: OutputFormat) -> None:
     """The MET up to ``size``-away, rows the player on roll. Cells with a side 1-away are not
-    pre-Crawford: they hold the game ``crawford`` names, and every row says which."""
+    pre-Crawford: they hold the game ``crawford`` names, and every row says which (in the
+    table format a note on stderr does)."""
     phase = "Crawford" if crawford else "post-Crawford"
     rows = [{"on_roll_away": me}
             | {f"opponent_{them}_away": round(met.mwc(me, them, crawford and 1 in (me, them)), 4)
