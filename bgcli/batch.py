@@ -30,7 +30,7 @@ ahead (``evaluator_plies``: 1 by default, as ``bgcli best`` and ``bgcli cube``);
 ``dice_option`` records the option, so ``--resume`` refuses a run with other ones.
 
 Seeds. A rollout in a batch is seeded with ``position_seed(master_seed, position_id,
-match_id)``, a BLAKE2b hash reduced to 63 bits. So a position's numbers do not depend on its
+match_id)``, a BLAKE2b hash reduced to 53 bits. So a position's numbers do not depend on its
 place in the collection, on which process rolls it out or on how often it was retried, and
 ``bgcli rollout POSITION --seed SEED`` with the row's ``seed`` reproduces the row.
 
@@ -127,9 +127,9 @@ NO_PLAY = "cannot move"  # best_play when no checker can move with the dice
 
 def position_seed(master_seed: int, position_id: str, match_id: str) -> int:
     """The rollout seed of one position in a batch: BLAKE2b of the master seed and the
-    position's IDs, reduced to 63 bits."""
+    position's IDs, reduced to 53 bits (``bgcli.rollout.SEED_BITS``: exact as a double)."""
     text = f"{master_seed}:{position_id}:{match_id}".encode()
-    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> (64 - 53)
 
 
 def _plain(value):

@@ -10,7 +10,8 @@ that is neither blank nor a ``#`` comment:
   notations never contain commas.
 * **Plain text**: one position per line in any notation bgcli reads, ``#`` starting a comment
   (a trailing comment becomes the entry's notes), blank lines skipped; the id is the line
-  number.
+  number. gnubg's two-line text, a ``Position ID: ...`` line followed by a ``Match ID : ...``
+  line, as its board display prints them, is one entry (the first line's id and label).
 
 ``read_collection`` opens the input at once (so a missing file is reported before any work)
 and then streams: entries are read one at a time, never held together. Each carries a label
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import csv
 import itertools
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -74,13 +76,35 @@ def _csv_header(line: str) -> list[str] | None:
     return [cell.strip().lower() for cell in next(csv.reader([stripped]))]
 
 
+# gnubg's board display: "GNU Backgammon  Position ID: ..." and, on the next line, "Match ID : ..."
+_POSITION_ID_LINE = re.compile(r"position\s+id\s*:\s*\S+$", re.I)
+_MATCH_ID_LINE = re.compile(r"match\s+id\s*:", re.I)
+
+
 def _plain_entries(lines: Iterable[tuple[int, str]], name: str) -> Iterator[Entry]:
+    waiting = None  # a "Position ID: ..." line, held to see whether a Match ID line follows
     for number, line in lines:
         text, _, comment = line.partition("#")
         text = text.strip()
-        if text:
-            yield Entry(id=str(number), name="", position=text, notes=comment.strip(),
-                        label=f"{name}:{number}")
+        if not text:
+            continue
+        if waiting is not None and _MATCH_ID_LINE.match(text):
+            notes = " ".join(n for n in (waiting.notes, comment.strip()) if n)
+            yield Entry(id=waiting.id, name="", position=f"{waiting.position} {text}",
+                        notes=notes, label=waiting.label)
+            waiting = None
+            continue
+        if waiting is not None:
+            yield waiting
+            waiting = None
+        entry = Entry(id=str(number), name="", position=text, notes=comment.strip(),
+                      label=f"{name}:{number}")
+        if _POSITION_ID_LINE.search(text):
+            waiting = entry
+        else:
+            yield entry
+    if waiting is not None:
+        yield waiting
 
 
 def _csv_entries(header: list[str], header_number: int, lines: Iterable[str],

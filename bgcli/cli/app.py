@@ -8,6 +8,7 @@ a bad one is reported with where it came from and the rest still run.
 
 from __future__ import annotations
 
+import re
 import sys
 
 import typer
@@ -32,9 +33,33 @@ UsageError = _click_class("UsageError")
 ClickException = _click_class("ClickException")
 
 
+# An XGID pasted without its "XGID=" prefix: 26 board characters, then its fields. When the
+# first point is empty it starts with '-', and the parser would take it for an option.
+_BARE_XGID = re.compile(r"^-[-A-Pa-p]{25}:")
+
+
+def _with_xgid_prefix(argv: list[str]) -> list[str]:
+    """``argv`` with ``XGID=`` put before every bare XGID that starts with '-'."""
+    return [f"XGID={arg}" if _BARE_XGID.match(arg) else arg for arg in argv]
+
+
+def _plain_flags(command, parent=None) -> None:
+    """Show on/off options (``--version``, ``--help``, ``--rollout/--no-rollout``) in the help
+    as bare flags: typer's rich help would print a ``<bool>`` metavar after them, as if they
+    took a value."""
+    context = typer.Context(command, parent=parent, **command.context_settings)
+    for param in command.get_params(context):  # get_params creates --help too
+        if getattr(param, "is_flag", False) and not param.count and param.metavar is None:
+            param.metavar = ""
+    for sub in getattr(command, "commands", {}).values():
+        _plain_flags(sub, context)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: one-line errors, never a traceback for bad input."""
     command = typer.main.get_command(app)
+    _plain_flags(command)
+    argv = _with_xgid_prefix(sys.argv[1:] if argv is None else list(argv))
     try:
         code = command.main(args=argv, prog_name="bgcli", standalone_mode=False)
     except UsageError as exc:

@@ -12,14 +12,16 @@ import typer
 
 from .. import __version__
 from ..errors import BgcliError
+from ..rollout import MAX_SEED  # noqa: F401  (the bound of every --seed option)
 from .inputs import InputError, gather
 from .output import OutputFormat
 
 app = typer.Typer(
     name="bgcli",
     help="Backgammon analysis from the shell: boards, pip counts and race metrics, legal moves, rollouts.\n\n"
-    "Positions may be gnubg Position IDs, POSITIONID:MATCHID or XGIDs.",
-    add_completion=False,
+    "Positions may be gnubg Position IDs, POSITIONID:MATCHID (or the two IDs apart, or gnubg's "
+    "'Position ID: ... Match ID: ...' text) or XGIDs (the XGID= prefix optional).",
+    add_completion=True,
     no_args_is_help=True,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
@@ -30,6 +32,11 @@ FormatOption = typer.Option(
 InputOption = typer.Option(
     None, "--input", "-i", help="Read positions from FILE, one per line ('#' starts a comment; '-' is stdin).",
 )
+
+
+# every --seed: seeds are kept to 53 bits so that JSON readers holding numbers as doubles
+SEED_RANGE_HELP = ("0 .. 2^53-1: larger numbers lose digits in JSON tools that read them as "
+                   "doubles (jq, JavaScript), and a copied seed would not reproduce its row.")
 
 
 def report(label: str, error: Exception) -> None:

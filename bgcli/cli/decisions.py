@@ -134,13 +134,23 @@ def best(
         raise typer.Exit(130)
 
 
+def _percent(value) -> str:
+    return "" if value is None else f"{100 * value:.2f}%"
+
+
 def _cube_table(row: dict) -> list[dict]:
     lines = [("Proper action", row["cube_action"]),
              ("No double", _pm(row["no_double"], row.get("no_double_se"))),
              ("Double, take", _pm(row["double_take"], row.get("double_take_se"))),
              ("Double, pass", _pm(row["double_pass"], None)),
-             ("Cubeless equity", _pm(row["cubeless_equity"], row.get("cubeless_equity_se"))),
-             ("Take point", f"{row['take_point']:.1%}" if row.get("take_point") else ""),
+             ("Cubeless equity", _pm(row["cubeless_equity"], row.get("cubeless_equity_se")))]
+    if "cubeless_mwc" in row:  # at a match score: the same in match winning chances
+        lines += [("Cubeless MWC", _percent(row["cubeless_mwc"])),
+                  ("No double MWC", _percent(row["no_double_mwc"])),
+                  ("Double, take MWC", _percent(row["double_take_mwc"])),
+                  ("Double, pass MWC", _percent(row["double_pass_mwc"]))]
+    lines += [("Take point", "" if row.get("take_point") is None
+                              else f"{row['take_point']:.1%} (opponent's winning chance)"),
              ("Win W(g) W(bg) L(g) L(bg)", " ".join(f"{row[k]:.3f}" for k in (
                  "win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon"))),
              ("Cube", f"{row['cube_value']} ({row['cube_owner']}), {row['score']}"
@@ -252,15 +262,36 @@ def _check_equity(met, equity: float, away_me: int, away_them: int, cube: int,
                                  f"not {equity}", param_hint="--equity")
 
 
+def _emit_match_table(met, size: int, crawford: bool, fmt: OutputFormat) -> None:
+    """The MET up to ``size``-away, rows the player on roll. Cells with a side 1-away are not
+    pre-Crawford: they hold the game ``crawford`` names, and every row says which (in the
+    table format a note on stderr does)."""
+    phase = "Crawford" if crawford else "post-Crawford"
+    rows = [{"on_roll_away": me}
+            | {f"opponent_{them}_away": round(met.mwc(me, them, crawford and 1 in (me, them)), 4)
+               for them in range(1, size + 1)}
+            | {"one_away_phase": phase}
+            for me in range(1, size + 1)]
+    if fmt == OutputFormat.table:
+        # the phase would repeat on every row: one note instead (stderr: stdout is data)
+        columns = [c for c in rows[0] if c != "one_away_phase"]
+        emit(rows, fmt, columns)
+        typer.echo(f"bgcli match: MWC of the player on roll at the start of a game; a side "
+                   f"1-away (row or column 1): the {phase} game"
+                   + ("" if crawford else " (--crawford: the Crawford game)"), err=True)
+    else:
+        emit(rows, fmt)
+
+
 @app.command("match")
 def match_table(
     away_me: Optional[int] = typer.Argument(None, min=1, help="Points the player on roll still needs."),
     away_them: Optional[int] = typer.Argument(None, min=1, help="Points the opponent still needs."),
-    crawford: bool = typer.Option(False, "--crawford", help="This game is the Crawford game (a side is 1-away, no doubling)."),
+    crawford: bool = typer.Option(False, "--crawford", help="This game is the Crawford game (a side is 1-away, no doubling); with --table, the 1-away row and column are the Crawford game."),
     cube: int = typer.Option(1, "--cube", min=1, help="Cube value for gammon values and equity <-> MWC."),
     equity: Optional[float] = typer.Option(None, "--equity", help="Also convert this normalised equity to MWC."),
     mwc: Optional[float] = typer.Option(None, "--mwc", min=0.0, max=1.0, help="Also convert this MWC to normalised equity."),
-    table: Optional[int] = typer.Option(None, "--table", min=1, max=25, help="Print the pre-Crawford table up to this many away (rows: player on roll)."),
+    table: Optional[int] = typer.Option(None, "--table", min=1, max=25, help="Print the table up to this many away: the MWC of the player on roll, one row per on_roll_away, against the opponent, one column per opponent_N_away, at the start of a game. A cell with a side 1-away is a post-Crawford game, or with --crawford the Crawford game (the one_away_phase column says which)."),
     fmt: OutputFormat = FormatOption,
 ) -> None:
     """Match equity (Kazaross-XG2, gnubg's default table): match winning chances at a score, after winning or losing the cube, gammon values, and equity <-> MWC; or the whole table.
@@ -271,9 +302,7 @@ def match_table(
 
     met = kazaross_xg2()
     if table is not None:
-        rows = [{"away": me} | {f"{them}": round(met.mwc(me, them), 4) for them in range(1, table + 1)}
-                for me in range(1, table + 1)]
-        emit(rows, fmt)
+        _emit_match_table(met, table, crawford, fmt)
         return
     if away_me is None or away_them is None:
         raise typer.BadParameter("give both away scores, e.g. 3 5, or --table N")

@@ -64,11 +64,17 @@ def show(
     }], fmt)
 
 
-PIPS_TABLE_COLUMNS = [
-    "position_id", "is_race", "pips_on_roll", "pips_opponent", "pip_difference", "keith_verdict",
-    "thorp_verdict", "eight_nine_twelve_verdict", "isight_verdict", "kleinman_win_probability",
-    "epc_on_roll", "epc_opponent", "race_win_exact",
-]
+# the table's columns, short headers for the fields (CSV and JSON keep the field names)
+PIPS_TABLE_COLUMNS = {
+    "position_id": "position_id", "race": "is_race", "pips": "pips_on_roll",
+    "opp_pips": "pips_opponent", "lead": "pip_difference", "Keith": "keith_verdict",
+    "Thorp": "thorp_verdict", "8-9-12": "eight_nine_twelve_verdict", "Isight": "isight_verdict",
+    "Kleinman": "kleinman_win_probability", "EPC": "epc_on_roll", "opp_EPC": "epc_opponent",
+    "exact_win": "race_win_exact",
+}
+# what a narrow terminal keeps first: the counts, then the verdicts players quote most
+PIPS_TABLE_PRIORITY = ["position_id", "pips", "opp_pips", "lead", "race", "Kleinman", "Keith",
+                       "exact_win", "Thorp", "EPC", "opp_EPC", "Isight", "8-9-12"]
 
 
 @app.command()
@@ -99,7 +105,11 @@ def pips(
         rows.append(row)
     if not rows and not failed:
         raise no_positions(positions, input_file)
-    emit(rows, fmt, PIPS_TABLE_COLUMNS)
+    if fmt == OutputFormat.table:
+        emit([{label: row.get(key) for label, key in PIPS_TABLE_COLUMNS.items()} for row in rows],
+             fmt, priority=PIPS_TABLE_PRIORITY)
+    else:
+        emit(rows, fmt)
     if failed:
         raise typer.Exit(1)
 
