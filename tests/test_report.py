@@ -445,11 +445,14 @@ def test_report_checks_its_folder_before_any_rollout(tmp_path, capsys, monkeypat
     missing = tmp_path / "none" / "a" / "b"
     code, out, err = run(capsys, "report", str(listing), "-o", str(missing))
     assert code == 2 and out == ""
-    assert err == (f"bgcli: error: cannot write the report in {str(missing)!r}: "
-                   f"no folder {str(missing.parent)!r} to make it in\n")
+    assert err == (f"bgcli: error: cannot write the report (no folder {str(missing.parent)!r} "
+                   f"to make it in) in {str(missing)!r}\n")
     assert not (tmp_path / "none").exists()  # no parents made, as chart and batch
     code, out, err = run(capsys, "report", str(listing), "-o", str(listing))
-    assert code == 2 and out == "" and err.strip().endswith("it is a file, not a folder")
+    assert code == 2 and out == "" and "(it is a file, not a folder)" in err
+    assert len(err.splitlines()) == 1
+    code, out, err = run(capsys, "report", str(listing), "-o", str(tmp_path / ("a" * 300)))
+    assert code == 2 and out == "" and "(File name too long)" in err
     assert len(err.splitlines()) == 1
 
 

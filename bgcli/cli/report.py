@@ -245,18 +245,24 @@ def _command_text(source: Path, output: Path, title, rolled: bool, settings, mas
 def _check_report_folder(folder: Path) -> None:
     """Refuse a folder the report cannot be written in now, not after minutes of rollouts: it
     must be a folder or be creatable in an existing, writable one (as chart and batch, no
-    missing parents are made)."""
+    missing parents are made). A new folder is made and removed again: that asks the system
+    itself (permissions, a read-only disk, a name too long)."""
     problem = None
-    if folder.exists() and not folder.is_dir():
-        problem = "it is a file, not a folder"
-    else:
-        home = folder if folder.exists() else folder.parent
-        if not home.is_dir():
-            problem = f"no folder {str(home)!r} to make it in"
-        elif not os.access(home, os.W_OK | os.X_OK):
-            problem = f"{str(home)!r} is not writable"
-    if problem:
-        raise InputError(f"cannot write the report in {str(folder)!r}: {problem}")
+    try:
+        if folder.exists() and not folder.is_dir():
+            problem = "it is a file, not a folder"
+        elif not folder.exists():
+            if not folder.parent.is_dir():
+                problem = f"no folder {str(folder.parent)!r} to make it in"
+            else:
+                folder.mkdir()
+                folder.rmdir()
+        elif not os.access(folder, os.W_OK | os.X_OK):
+            problem = "it is not writable"
+    except OSError as exc:
+        problem = exc.strerror or str(exc)
+    if problem:  # the reason first: a long name may be cut from the message
+        raise InputError(f"cannot write the report ({problem}) in {str(folder)!r}")
 
 
 @app.command()
