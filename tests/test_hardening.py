@@ -253,3 +253,16 @@ def test_cubeful_cube_with_variance_reduction_is_a_usage_error(capsys):
     code, out, err = run(capsys, "cube", START_ID, "--cubeful", "--variance-reduction")
     assert (code, out) == (2, "")
     assert "cannot be combined with cubeful rollouts" in one_line(err)
+
+
+def test_one_game_rollout_table_shows_no_nan(capsys):
+    code, out, err = run(capsys, "rollout", START_ID, "-n", "1", "--seed", "3")
+    assert code == 0
+    assert "nan" not in out and "nan" not in err
+
+
+@pytest.mark.parametrize("away", ["26", "64"])
+def test_match_scores_beyond_the_table_are_usage_errors(capsys, away):
+    code, out, err = run(capsys, "match", away, "3")
+    assert (code, out) == (2, "")
+    assert "less than or equal to 25" in one_line(err)

@@ -285,8 +285,8 @@ def _emit_match_table(met, size: int, crawford: bool, fmt: OutputFormat) -> None
 
 @app.command("match")
 def match_table(
-    away_me: Optional[int] = typer.Argument(None, min=1, help="Points the player on roll still needs."),
-    away_them: Optional[int] = typer.Argument(None, min=1, help="Points the opponent still needs."),
+    away_me: Optional[int] = typer.Argument(None, min=1, max=25, help="Points the player on roll still needs (1..25, the table's size)."),
+    away_them: Optional[int] = typer.Argument(None, min=1, max=25, help="Points the opponent still needs (1..25)."),
     crawford: bool = typer.Option(False, "--crawford", help="This game is the Crawford game (a side is 1-away, no doubling); with --table, the 1-away row and column are the Crawford game."),
     cube: int = typer.Option(1, "--cube", min=1, help="Cube value for gammon values and equity <-> MWC."),
     equity: Optional[float] = typer.Option(None, "--equity", help="Also convert this normalised equity to MWC."),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -44,8 +45,10 @@ RATES = (("win", "Win"), ("win_gammon", "W(g)"), ("win_backgammon", "W(bg)"),
          ("lose_gammon", "L(g)"), ("lose_backgammon", "L(bg)"))
 
 
-def _plus_minus(mean: float, se: float) -> str:
-    return f"{mean:.4f} ±{se:.4f}"
+def _plus_minus(mean: float, se: float, digits: int = 4, sign: str = "") -> str:
+    """``mean ±se``; the ``±`` left out when one game gives no standard error."""
+    text = f"{mean:{sign}.{digits}f}"
+    return text if se is None or not math.isfinite(se) else f"{text} ±{se:.{digits}f}"
 
 
 def _rollout_table_row(row: dict) -> dict:
@@ -66,9 +69,9 @@ def _compact_rollout_row(row: dict) -> dict:
     errors (CSV and JSON have them), the equity with its own."""
     out = {"position_id": row["position_id"]}
     out.update({label: f"{row[name]:.3f}" for name, label in RATES})
-    out["Equity"] = f"{row['equity']:+.3f} ±{row['equity_se']:.3f}"
+    out["Equity"] = _plus_minus(row["equity"], row["equity_se"], 3, "+")
     if "cubeful_equity" in row:
-        out["Cubeful"] = f"{row['cubeful_equity']:+.3f} ±{row['cubeful_equity_se']:.3f}"
+        out["Cubeful"] = _plus_minus(row["cubeful_equity"], row["cubeful_equity_se"], 3, "+")
     out["games"] = row["games"] if not row["partial"] else f"{row['games']} (partial)"
     out["seed"] = row["seed"]
     return out
@@ -109,7 +112,7 @@ class _RolloutProgress:
             self.bar.start()
 
     def __call__(self, done: int, total: int, rate: float, equity: float, se: float) -> None:
-        status = f"{rate:,.0f} games/s  equity {equity:+.4f} ±{se:.4f}"
+        status = f"{rate:,.0f} games/s  equity {_plus_minus(equity, se, 4, '+')}"
         if self.bar is not None:
             self.bar.update(self.task, completed=done, status=status)
         else:
