@@ -294,7 +294,9 @@ def analyse(entry: Entry, plan: BatchPlan, progress: GamesProgress | None = None
         seed = position_seed(plan.master_seed, row["position_id"], row["match_id"])
         with _KERNEL_LOCK:
             result = rollout(situation.position, replace(plan.rollout, seed=seed), progress)
-        if result.partial:  # interrupted: the finished games are not a result to keep
+        # interrupted: part of the games is not a result to keep, and a Ctrl-C that came in
+        # the last games must still stop the batch (the position is computed again on --resume)
+        if result.interrupted:
             raise KeyboardInterrupt
         values = result.row() | {"master_seed": plan.master_seed}  # its "seed" is ``seed``
         for name, _ in ROLLOUT_COLUMNS:

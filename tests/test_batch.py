@@ -546,6 +546,58 @@ def test_ctrl_c_keeps_the_rows_written(capsys, tmp_path, study, monkeypatch):
         assert read_rows(out) == expected
 
 
+def test_ctrl_c_in_a_positions_last_games_stops_the_batch(capsys, tmp_path, study, monkeypatch):
+    """The rollout finishes the games in flight on Ctrl-C: when they are its last ones, the
+    rollout is complete, and the batch must stop all the same (once, it went on)."""
+    from bgcli.cli.batch import _BatchProgress
+
+    collection, expected, _ = study
+    positions_done = []
+
+    def ctrl_c_at_the_second_positions_end(self, done, total, *_):
+        if done == total:
+            positions_done.append(1)
+            if len(positions_done) == 2:
+                signal.raise_signal(signal.SIGINT)
+
+    monkeypatch.setattr(_BatchProgress, "on_games", ctrl_c_at_the_second_positions_end)
+    out = tmp_path / "out.csv"
+    code, _, err = run(capsys, "batch", str(collection), "-o", str(out), *SMALL_ROLLOUT, "--seed", "5")
+    assert code == 130, err
+    assert read_rows(out) == expected[:1]  # the second one is computed again by --resume
+    assert "1 row written" in err and "--resume continues" in err
+
+
+@pytest.fixture(scope="module")
+def signal_study(tmp_path_factory):
+    """Thirty positions at 200 games: a few seconds, mostly spent in positions' last games."""
+    folder = tmp_path_factory.mktemp("signals")
+    collection = write_collection(folder / "c.csv", random_positions(30, seed=5))
+    return collection, ["--rollout", "--trials", "200", "--no-variance-reduction", "--seed", "4"]
+
+
+@pytest.mark.parametrize("signal_name, rows, delay", [
+    ("SIGINT", 1, 0.0), ("SIGINT", 2, 0.05), ("SIGINT", 3, 0.12), ("SIGTERM", 1, 0.03),
+    ("SIGTERM", 2, 0.1)])
+def test_a_signal_at_any_moment_stops_the_batch(tmp_path, signal_study, signal_name, rows, delay):
+    """Ctrl-C or SIGTERM, wherever it lands in a position: exit 130 at once, every row written
+    complete and in order (none lost before it, none half-written)."""
+    collection, settings = signal_study
+    out = tmp_path / "out.csv"
+    process = _start_batch(collection, out, *settings)
+    with reaped(process):
+        _wait_for_rows(out, rows + 1, process)  # the header and ``rows`` rows
+        time.sleep(delay)
+        stderr = stop(process, getattr(signal, signal_name), timeout=30)
+    assert process.returncode == 130, stderr
+    assert "Traceback" not in stderr and "--resume continues" in stderr
+    written = read_rows(out)
+    assert rows <= len(written) < 30, "the batch was not stopped"
+    assert [row["id"] for row in written] == [str(n) for n in range(1, len(written) + 1)]
+    assert {row["games"] for row in written} == {"200"}
+    assert f"{len(written)} row" in stderr
+
+
 def _start_batch(collection: Path, out: Path, *argv: str) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "bgcli", "batch", str(collection), "-o", str(out),
                              *argv], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)

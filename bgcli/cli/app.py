@@ -8,6 +8,8 @@ a bad one is reported with where it came from and the rest still run.
 
 from __future__ import annotations
 
+import errno
+import os
 import sys
 
 import typer
@@ -32,32 +34,115 @@ UsageError = _click_class("UsageError")
 ClickException = _click_class("ClickException")
 
 
+def _say(line: str) -> None:
+    """An error line on stderr, unless stderr is gone too (``2>&1 | head``)."""
+    try:
+        typer.echo(line, err=True)
+    except OSError:
+        pass
+
+
+def _discard_stdout() -> None:
+    """Point file descriptor 1 at /dev/null, so that the flush of what is still buffered for a
+    closed or full stdout at interpreter exit neither fails again nor prints "Exception
+    ignored ... BrokenPipeError"."""
+    try:
+        descriptor = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a real file (a test's capture)
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, descriptor)
+    os.close(devnull)
+
+
+class StdoutError(Exception):
+    """Standard output cannot be written (a closed pipe, a full disk): the commands' writes
+    to it raise this instead of a bare OSError, which could be any file's."""
+
+    def __init__(self, error: OSError):
+        super().__init__(error.strerror or str(error))
+        self.errno = error.errno
+
+
+class _Stdout:
+    """sys.stdout while a command runs: the same stream, with its write errors named."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text):
+        try:
+            return self._stream.write(text)
+        except OSError as exc:
+            raise StdoutError(exc) from None
+
+    def flush(self):
+        try:
+            return self._stream.flush()
+        except OSError as exc:
+            raise StdoutError(exc) from None
+
+    def __getattr__(self, name):  # everything else (isatty, encoding, fileno...) as it is
+        return getattr(self._stream, name)
+
+
+def _invoke(argv: list[str] | None) -> int:
+    """Run the command line; its exit code. Called without typer's own ``main``, which turns a
+    closed pipe into a silent exit 1 before we can see it."""
+    command = typer.main.get_command(app)
+    args = sys.argv[1:] if argv is None else list(argv)
+    try:
+        with command.make_context("bgcli", args) as ctx:
+            command.invoke(ctx)
+    except typer.Exit as exc:  # --help, --version, a command's own exit code
+        return exc.exit_code
+    except EOFError:  # as typer does: a prompt's input ended
+        raise typer.Abort() from None
+    return 0
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: one-line errors, never a traceback for bad input."""
-    command = typer.main.get_command(app)
+    stdout = sys.stdout
+    sys.stdout = _Stdout(stdout)
     try:
-        code = command.main(args=argv, prog_name="bgcli", standalone_mode=False)
+        code = _invoke(argv)
     except UsageError as exc:
         hint = ""
         if exc.ctx is not None and exc.ctx.command_path:
             hint = f" (see '{exc.ctx.command_path} --help')"
         # no_args_is_help has already printed the help and leaves the message empty
         message = exc.format_message().strip() or "missing command"
-        typer.echo(f"bgcli: usage error: {message}{hint}", err=True)
-        sys.exit(2)
+        code = _fail(f"usage error: {message}{hint}", 2)
     except InputError as exc:
-        typer.echo(f"bgcli: error: {exc}", err=True)
-        sys.exit(2)
+        code = _fail(f"error: {exc}", 2)
     except BgcliError as exc:
-        typer.echo(f"bgcli: error: {exc}", err=True)
-        sys.exit(1)
+        code = _fail(f"error: {exc}", 1)
     except (typer.Abort, KeyboardInterrupt):
-        typer.echo("bgcli: interrupted", err=True)
-        sys.exit(130)
-    except BrokenPipeError:
-        sys.stderr.close()  # the reader went away (e.g. `| head`): not an error
-        sys.exit(0)
+        code = _fail("interrupted", 130)
     except ClickException as exc:
-        typer.echo(f"bgcli: error: {exc.format_message()}", err=True)
-        sys.exit(exc.exit_code)
+        code = _fail(f"error: {exc.format_message()}", exc.exit_code)
+    except (StdoutError, OSError) as exc:
+        code = _output_failed(exc)
+    finally:
+        sys.stdout = stdout
     sys.exit(code or 0)
+
+
+def _fail(message: str, code: int) -> int:
+    _say(f"bgcli: {message}")
+    return code
+
+
+def _output_failed(exc: StdoutError | OSError) -> int:
+    """The exit code for standard output (or another file no command named) that could not
+    be written, after saying so; see the README's "Errors"."""
+    if exc.errno == errno.EPIPE:
+        # the reader went away (`| head`): it has what it wanted, not an error
+        _discard_stdout()
+        return 0
+    if isinstance(exc, StdoutError):  # > /dev/full, a disk filled up
+        _discard_stdout()
+        return _fail(f"error: cannot write to standard output: {exc}", 1)
+    where = f"{exc.filename}: " if exc.filename else ""
+    return _fail(f"error: {where}{exc.strerror or exc}", 1)

@@ -275,7 +275,8 @@ def batch(
     where = f" to {output}" if output is not None else ""
     skipped = f", {progress.skipped} already there" if progress.skipped else ""
     failed = f", {progress.failed} failed" if progress.failed else ""
-    typer.echo(f"bgcli batch: {progress.written} rows written{where}{skipped}{failed} "
+    rows = "1 row" if progress.written == 1 else f"{progress.written} rows"
+    typer.echo(f"bgcli batch: {rows} written{where}{skipped}{failed} "
                f"in {time.monotonic() - began:.1f} s", err=True)
     if interrupted:
         hint = "; --resume continues" if output is not None else ""
