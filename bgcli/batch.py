@@ -48,6 +48,7 @@ needs them.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import hashlib
 import io
@@ -69,6 +70,7 @@ from .rollout import RolloutSettings
 __all__ = [
     "FORMATS", "BatchPlan", "Outcome", "Done", "analyse", "columns", "position_seed",
     "format_for", "connect", "run_batch", "read_done", "check_resumable", "open_output", "journal_path",
+    "lock_path", "OutputLock", "check_output_path",
     "DECISION_COLUMNS", "cube_values", "best_play_values", "roll_for",
 ]
 
@@ -119,7 +121,10 @@ TAIL_COLUMNS = [("net", "str"), ("bgcli_version", "str"), ("elapsed_seconds", "f
 _SETTING_COLUMNS = ("trials", "policy", "truncate", "variance_reduction", "quasi_random",
                     "bearoff_truncation", "initial", "stop_se", "min_games", "master_seed",
                     "evaluator_policy", "evaluator_plies", "dice_option", "net", "bgcli_version")
-NO_PLAY = "cannot move"  # best_play when no checker can move with the dice
+NO_PLAY = "cannot move"
+# seconds a Dask batch waits on a cluster without any worker (all lost, none started yet)
+# before it gives up: long enough for a nanny or a job scheduler to start one again
+CLUSTER_TIMEOUT = 60.0  # best_play when no checker can move with the dice
 
 
 # ---------------------------------------------------------------------------- small pieces
@@ -367,16 +372,18 @@ def _pending(items: Iterable[Entry | EntryError], done: frozenset | set
 
 def run_batch(items: Iterable[Entry | EntryError], plan: BatchPlan, *,
               done: frozenset | set = frozenset(), client=None,
-              games_progress: GamesProgress | None = None) -> Iterator[Outcome]:
+              games_progress: GamesProgress | None = None,
+              cluster_timeout: float = CLUSTER_TIMEOUT) -> Iterator[Outcome]:
     """One ``Outcome`` per item, as each completes. ``done``: (id, position_id) pairs to skip.
     ``client``: a ``distributed.Client`` (see ``connect``) to run on; None computes here, one
-    position at a time."""
+    position at a time. On a cluster left without any worker for ``cluster_timeout`` seconds
+    it raises ``ClusterError`` (the outcomes before it are all handed over)."""
     pending = _pending(items, done)
     if client is None:
         for item in pending:
             yield item if isinstance(item, Outcome) else _attempt(item, plan, games_progress)
     else:
-        yield from _dask_outcomes(pending, plan, client)
+        yield from _dask_outcomes(pending, plan, client, cluster_timeout)
 
 
 def _analyse_chunk(chunk: list[Entry], plan: BatchPlan) -> list[Outcome]:
@@ -430,8 +437,35 @@ def connect(address: str):
     return client
 
 
-def _dask_outcomes(pending: Iterator[Entry | Outcome], plan: BatchPlan, client
-                   ) -> Iterator[Outcome]:
+def _worker_count(client) -> int:
+    try:
+        return len(client.nthreads())
+    except Exception:  # the scheduler is gone too: no worker either
+        return 0
+
+
+def _next_finished(finished, client, timeout: float):
+    """The next future ``finished`` (an ``as_completed``) yields. Waiting on it alone would
+    wait forever once every worker is gone; so ``ClusterError`` once the cluster has had no
+    worker for ``timeout`` seconds (a worker that comes back in time resets the clock)."""
+    alone_since, checked = None, -math.inf
+    while not finished.has_ready():
+        now = time.monotonic()
+        if now - checked >= 1:
+            checked = now
+            if _worker_count(client):
+                alone_since = None
+            elif alone_since is None:
+                alone_since = now
+            elif now - alone_since >= timeout:
+                raise ClusterError(f"the Dask cluster has had no worker for {timeout:g} s "
+                                   "(--cluster-timeout): start workers and --resume")
+        time.sleep(0.02)
+    return next(finished)
+
+
+def _dask_outcomes(pending: Iterator[Entry | Outcome], plan: BatchPlan, client,
+                   timeout: float = CLUSTER_TIMEOUT) -> Iterator[Outcome]:
     """Run the pending entries on the Dask cluster of ``client``.
 
     Entries go out in chunks (one position per task with rollouts, 50 without), at most two
@@ -443,7 +477,7 @@ def _dask_outcomes(pending: Iterator[Entry | Outcome], plan: BatchPlan, client
     (the seed comes from the position), so the rerun gives the same numbers, and since a key
     is handed over only once nothing is duplicated. A task the cluster gives up on (Dask's
     KilledWorker after repeated losses) fails its entries with that error; --resume runs
-    them again.
+    them again. A cluster with no worker left for ``timeout`` seconds raises ``ClusterError``.
     """
     from distributed import as_completed
 
@@ -485,7 +519,7 @@ def _dask_outcomes(pending: Iterator[Entry | Outcome], plan: BatchPlan, client
                         chunk = []
             if not in_flight:
                 break
-            future = next(finished)
+            future = _next_finished(finished, client, timeout)
             if future.key not in in_flight:  # pragma: no cover - as_completed yields once
                 continue
             _, entries = in_flight.pop(future.key)
@@ -547,25 +581,75 @@ def _drop_partial_last_line(path: Path) -> None:
         handle.truncate(0)
 
 
-def _read_lines_done(path: Path, fmt: str, done: Done) -> None:
-    _drop_partial_last_line(path)
-    with open(path, encoding="utf-8", newline="") as handle:
-        if fmt == "csv":
-            reader = csv.DictReader(handle)
-            if reader.fieldnames is None:
-                return
-            done.columns = list(reader.fieldnames)
-            rows: Iterable[dict] = reader
-        else:
-            rows = (json.loads(line) for line in handle if line.strip())
+def _complete_lines(handle: IO[str]) -> Iterator[str]:
+    """The lines of a file but a half-written last one (a killed run's, cut off later)."""
+    for line in handle:
+        if line.endswith("\n"):
+            yield line
+
+
+def _not_ours(path: Path, fmt: str, why: str) -> OutputError:
+    return OutputError(f"cannot resume {str(path)!r}: {why}; it is not {fmt} as bgcli batch "
+                       "writes it (mend or remove it, or --overwrite)")
+
+
+def _add_row(done: Done, row: dict, path: Path, fmt: str, line: int) -> None:
+    if not row.get("id") or not row.get("position_id"):
+        raise _not_ours(path, fmt, f"line {line} has no id or position_id")
+    if done.first_row is None:
+        done.first_row = row
+    done.keys.add((str(row["id"]), row["position_id"]))
+
+
+def _read_csv_done(lines: Iterator[str], path: Path, done: Done) -> None:
+    reader = csv.reader(lines)
+    try:
+        header = next(reader, None)
+        if header is None:
+            return
+        done.columns = header
+        for fields in reader:
+            if not fields:  # a blank line holds no row
+                continue
+            if len(fields) != len(header):
+                raise _not_ours(path, "csv", f"line {reader.line_num} has {len(fields)} fields "
+                                f"where the header has {len(header)}")
+            _add_row(done, dict(zip(header, fields)), path, "csv", reader.line_num)
+    except csv.Error as exc:
+        raise _not_ours(path, "csv", f"line {reader.line_num}: {exc}") from None
+
+
+def _read_jsonl_done(lines: Iterator[str], path: Path, done: Done) -> None:
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
         try:
-            for row in rows:
-                if done.first_row is None:
-                    done.first_row = row
-                    done.columns = done.columns or list(row)
-                done.keys.add((str(row.get("id")), row.get("position_id")))
-        except (ValueError, csv.Error) as exc:
-            raise OutputError(f"cannot resume {str(path)!r}: not {fmt} written by bgcli batch: {exc}") from None
+            row = json.loads(line)
+        except ValueError as exc:
+            raise _not_ours(path, "jsonl", f"line {number} is not JSON: {exc}") from None
+        if not isinstance(row, dict):
+            raise _not_ours(path, "jsonl", f"line {number} is not a JSON object")
+        if done.columns is not None and list(row) != done.columns:
+            raise _not_ours(path, "jsonl", f"line {number} has other columns than the rows "
+                            "before it")
+        done.columns = list(row)
+        _add_row(done, row, path, "jsonl", number)
+
+
+def _read_lines_done(path: Path, fmt: str, done: Done) -> None:
+    """Read what ``path`` holds into ``done``, every complete line checked; only then cut
+    off a half-written last line (a file that is not a batch's is left as it is)."""
+    with open(path, "rb") as handle:
+        if handle.read(4) == b"PAR1":
+            raise OutputError(f"cannot resume {str(path)!r}: it is a Parquet file, not {fmt}: "
+                              "name it .parquet or give --format parquet")
+    try:
+        with open(path, encoding="utf-8", newline="") as handle:
+            reader = _read_csv_done if fmt == "csv" else _read_jsonl_done
+            reader(_complete_lines(handle), path, done)
+    except UnicodeDecodeError:
+        raise _not_ours(path, fmt, "it is not UTF-8 text") from None
+    _drop_partial_last_line(path)
 
 
 def read_done(path: Path, fmt: str) -> Done:
@@ -621,37 +705,154 @@ def check_resumable(done: Done, plan: BatchPlan, path: Path) -> None:
                 "use the same settings or --overwrite")
 
 
+# ---------------------------------------------------------------------------- the output file
+
+
+def lock_path(path: Path) -> Path:
+    """The lock file of an output: held by the one bgcli batch writing it."""
+    return path.with_name(path.name + ".lock")
+
+
+def _side_files(path: Path, fmt: str) -> list[Path]:
+    """The files a batch creates beside its output."""
+    files = [lock_path(path)]
+    if fmt == "parquet":
+        files += [journal_path(path), _parquet_temporary(path)]
+    return files
+
+
+def check_output_path(path: Path, fmt: str) -> None:
+    """Raise ``OutputError`` now, before anything is computed, for an output that cannot be
+    written: a directory, a name too long for its file system (its lock file and, for
+    Parquet, its journal included)."""
+    folder = path.parent
+    try:
+        longest = os.pathconf(folder if folder.is_dir() else ".", "PC_NAME_MAX")
+    except (OSError, ValueError):
+        longest = 255
+    for name in [path.name] + [side.name for side in _side_files(path, fmt)]:
+        if len(os.fsencode(name)) > longest:
+            beside = "" if name == path.name else f" (with {name[len(path.name):]!r} beside it)"
+            raise OutputError(f"cannot write {str(path)!r}: the file name is too long{beside}: "
+                              f"{longest} bytes at most here")
+    try:
+        is_dir = path.is_dir()
+    except OSError as exc:  # a folder name too long, a loop of links
+        raise OutputError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
+    if is_dir:
+        raise OutputError(f"cannot write {str(path)!r}: it is a directory")
+
+
+class OutputLock:
+    """An exclusive ``flock`` on ``OUT.lock`` for as long as a batch writes OUT, so a second
+    bgcli batch on the same output (``--resume`` or ``--overwrite`` while the first runs) is
+    refused instead of duplicating rows, garbling lines or dropping a Parquet journal. The
+    kernel releases the lock when the process ends, SIGKILL included, so a killed run never
+    leaves a stale lock behind (only a harmless file, taken over by the next run)."""
+
+    def __init__(self, path: Path):
+        self.path = lock_path(path)
+        self.output = path
+        self.handle: IO[str] | None = None
+
+    def __enter__(self) -> "OutputLock":
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.release()
+
+    def acquire(self) -> None:
+        """Take the lock, or raise ``OutputError`` (another run holds it, or no file can be
+        made beside the output: a read-only or missing folder)."""
+        import fcntl
+
+        while self.handle is None:
+            try:
+                handle = open(self.path, "a+", encoding="utf-8")
+            except OSError as exc:
+                raise OutputError(f"cannot write {str(self.output)!r}: {exc.strerror or exc}") from None
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                handle.seek(0)
+                holder = handle.read().strip() or "unknown"
+                handle.close()
+                raise OutputError(f"{str(self.output)!r} is being written by another bgcli batch "
+                                  f"(pid {holder}); wait for it to end, or write to another "
+                                  "file") from None
+            # the last run may have removed the file after we opened it: lock the one there now
+            if self._same_file(handle):
+                self.handle = handle
+            else:
+                handle.close()
+        self.handle.truncate(0)
+        self.handle.write(f"{os.getpid()}\n")
+        self.handle.flush()
+
+    def _same_file(self, handle) -> bool:
+        try:
+            return os.stat(self.path).st_ino == os.fstat(handle.fileno()).st_ino
+        except FileNotFoundError:
+            return False
+
+    def release(self) -> None:
+        # removed while still locked, so a run waiting on this file sees it is gone (above)
+        with contextlib.suppress(OSError):
+            self.path.unlink()
+        self.handle.close()
+        self.handle = None
+
+
 # ---------------------------------------------------------------------------- writing
 
 
 class _LinesOutput:
-    """CSV or JSON lines, one line per row, flushed as it is written."""
+    """CSV or JSON lines, one line per row, flushed as it is written. A file of its own
+    (``owned``) that cannot be written raises ``OutputError`` naming it; standard output's
+    errors are left to the command line (``bgcli.cli.app``)."""
 
     def __init__(self, stream: IO[str], fmt: str, names: list[str], header: bool, owned: bool):
         self.stream, self.fmt, self.names, self.owned = stream, fmt, names, owned
         self.rows = 0
-        if fmt == "csv":
-            self.writer = csv.writer(stream, lineterminator="\n")
-            if header:
-                self.writer.writerow(names)
+        if fmt == "csv" and header:
+            with self._named_errors():
+                csv.writer(stream, lineterminator="\n").writerow(names)
                 stream.flush()
+
+    @contextlib.contextmanager
+    def _named_errors(self):
+        try:
+            yield
+        except OSError as exc:
+            if not self.owned:
+                raise
+            raise OutputError(f"cannot write {self.stream.name!r}: {exc.strerror or exc}") from None
 
     def write(self, row: dict) -> None:
         if self.fmt == "csv":
             # one write call per row keeps a killed run's partial line to the end of the file
             buffer = io.StringIO()
             csv.writer(buffer, lineterminator="\n").writerow([_text(row.get(n)) for n in self.names])
-            self.stream.write(buffer.getvalue())
+            line = buffer.getvalue()
         else:
-            self.stream.write(json.dumps({n: row.get(n) for n in self.names}, ensure_ascii=False) + "\n")
-        self.stream.flush()
+            line = json.dumps({n: row.get(n) for n in self.names}, ensure_ascii=False) + "\n"
+        with self._named_errors():
+            self.stream.write(line)
+            self.stream.flush()
         self.rows += 1
 
     def close(self) -> None:
-        if self.owned:
-            self.stream.close()
-        else:
-            self.stream.flush()
+        with self._named_errors():
+            if self.owned:
+                self.stream.close()
+            else:
+                self.stream.flush()
+
+
+def _parquet_temporary(path: Path) -> Path:
+    """Where the Parquet file is written before it is renamed over ``path``."""
+    return path.with_name(f".{path.name}.{os.getpid()}.tmp")
 
 
 class _ParquetOutput:
@@ -671,38 +872,51 @@ class _ParquetOutput:
     def write(self, row: dict) -> None:
         self.journal.write(row)
 
+    @property
+    def rows(self) -> int:
+        return self.journal.rows
+
     def close(self) -> None:
         import pyarrow as pa
-        import pyarrow.parquet as pq
 
         self.journal.close()
         kinds = {"str": pa.string(), "int": pa.int64(), "float": pa.float64(), "bool": pa.bool_()}
         schema = pa.schema([(name, kinds[kind]) for name, kind in self.plan.column_types()])
-        temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        temporary = _parquet_temporary(self.path)
         try:
-            with pq.ParquetWriter(temporary, schema) as writer:
-                if self.path.exists():
-                    for batch in pq.ParquetFile(self.path).iter_batches(batch_size=65536):
-                        writer.write_table(pa.Table.from_batches([batch], schema=schema))
-                chunk: list[dict] = []
-                with open(self.journal_path, encoding="utf-8") as journal:
-                    for line in journal:
-                        if not line.endswith("\n"):
-                            break  # half a line from a killed run
-                        row = json.loads(line)
-                        if (row["id"], row["position_id"]) in self.parquet_keys:
-                            continue  # merged already by a run killed before it could clean up
-                        chunk.append(row)
-                        if len(chunk) == 10000:
-                            writer.write_table(pa.Table.from_pylist(chunk, schema=schema))
-                            chunk = []
-                if chunk:
-                    writer.write_table(pa.Table.from_pylist(chunk, schema=schema))
+            self._write(temporary, schema)
             os.replace(temporary, self.path)
+        except OSError as exc:  # a full disk: the journal is kept for --resume
+            raise OutputError(f"cannot write {str(self.path)!r}: {exc.strerror or exc}; its rows "
+                              f"wait in {str(self.journal_path)!r}, which --resume takes up") from None
         finally:
             if temporary.exists():
                 temporary.unlink()
         self.journal_path.unlink()
+
+    def _write(self, temporary: Path, schema) -> None:
+        """The Parquet file at ``temporary``: the earlier file's rows, then the journal's."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        with pq.ParquetWriter(temporary, schema) as writer:
+            if self.path.exists():
+                for batch in pq.ParquetFile(self.path).iter_batches(batch_size=65536):
+                    writer.write_table(pa.Table.from_batches([batch], schema=schema))
+            chunk: list[dict] = []
+            with open(self.journal_path, encoding="utf-8") as journal:
+                for line in journal:
+                    if not line.endswith("\n"):
+                        break  # half a line from a killed run
+                    row = json.loads(line)
+                    if (row["id"], row["position_id"]) in self.parquet_keys:
+                        continue  # merged already by a run killed before it could clean up
+                    chunk.append(row)
+                    if len(chunk) == 10000:
+                        writer.write_table(pa.Table.from_pylist(chunk, schema=schema))
+                        chunk = []
+            if chunk:
+                writer.write_table(pa.Table.from_pylist(chunk, schema=schema))
 
 
 def open_output(path: Path | None, fmt: str, plan: BatchPlan, done: Done | None = None,

@@ -278,13 +278,84 @@ def test_usage_errors(capsys, tmp_path):
         (["-o", str(existing)], "exists: --resume continues it, --overwrite replaces it"),
         (["--policy", "clever"], "policy must be one of"),  # --policy applies without --rollout
         (["--dice", "71"], "1..6"),
+        (["-o", str(tmp_path / "x.csv"), "-f", "parquet"], "x.csv' names a csv file and --format says parquet"),
+        (["-o", str(tmp_path / "x.parquet"), "-f", "jsonl"], "names a parquet file and --format says jsonl"),
+        (["--cluster-timeout", "5"], "--cluster-timeout only applies with --scheduler"),
     ]:
         code, out, err = run(capsys, "batch", str(collection), *argv)
         assert code == 2 and out == "", argv
         assert len(err.splitlines()) == 1 and needle in err, err
     assert existing.read_text() == "keep me\n"
-    code, _, _ = run(capsys, "batch", str(collection), "-o", str(existing), "--overwrite")
+    assert not (tmp_path / "x.csv").exists() and not (tmp_path / "x.parquet").exists()
+    code, _, err = run(capsys, "batch", str(collection), "-o", str(existing), "--overwrite")
     assert code == 0 and len(read_rows(existing)) == 1
+    assert "bgcli batch: 1 row written to" in err  # one row, not "1 rows"
+
+
+@pytest.mark.parametrize("content", ["", "\n# nothing yet\n", "id,name,position,notes\n"])
+def test_a_collection_without_positions_is_a_usage_error_as_in_report(capsys, tmp_path,
+                                                                      monkeypatch, content):
+    collection = tmp_path / "c.csv"
+    collection.write_text(content)
+    out = tmp_path / "out.csv"
+    code, stdout, err = run(capsys, "batch", str(collection), "-o", str(out))
+    assert (code, stdout, errors(err)) == (2, "", [f"bgcli: error: no positions in {str(collection)!r}"])
+    assert not out.exists()
+    code, _, report_err = run(capsys, "report", str(collection), "-o", str(tmp_path / "r"))
+    assert code == 2 and errors(report_err) == errors(err)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(content))
+    code, stdout, err = run(capsys, "batch", "-")
+    assert (code, stdout, errors(err)) == (2, "", ["bgcli: error: no positions in '<stdin>'"])
+
+
+def _read_only_folder(tmp_path: Path) -> Path:
+    """A folder this process cannot create files in (root may write anywhere: then /sys)."""
+    folder = tmp_path / "read-only"
+    folder.mkdir()
+    folder.chmod(0o555)
+    try:
+        (folder / "probe").touch()
+    except PermissionError:
+        return folder
+    if _cannot_touch("/sys/probe"):  # Linux's sysfs takes no new files
+        return Path("/sys")
+    pytest.skip("no folder here is read-only to this user")
+
+
+def _cannot_touch(path: str) -> bool:
+    try:
+        open(path, "a").close()
+    except OSError:
+        return True
+    os.unlink(path)
+    return False
+
+
+def test_an_output_that_cannot_be_written_is_refused_before_computing(capsys, tmp_path,
+                                                                     monkeypatch):
+    import bgcli.batch
+
+    def never(*_):
+        raise AssertionError("computed a position for an output it cannot write")
+
+    monkeypatch.setattr(bgcli.batch, "analyse", never)
+    collection = write_collection(tmp_path / "c.csv", POSITIONS[:2])
+    (tmp_path / "folder.csv").mkdir()
+    full = tmp_path / "full.csv"
+    full.symlink_to("/dev/full")
+    long_name = "x" * 300 + ".csv"
+    for output, argv, needle in [
+        (tmp_path / long_name, [], f"cannot write {str(tmp_path / long_name)!r}: the file name is too long"),
+        (tmp_path / ("x" * 245 + ".parquet"), [], "the file name is too long (with '.lock' beside it)"),
+        (tmp_path / ("x" * 300) / "out.csv", [], "File name too long"),
+        (tmp_path / "folder.csv", ["--overwrite"], "folder.csv': it is a directory"),
+        (tmp_path / "no" / "such" / "out.csv", [], "out.csv': No such file or directory"),
+        (_read_only_folder(tmp_path) / "out.csv", [], "out.csv': Permission denied"),
+        (full, ["--overwrite"], "full.csv': No space left on device"),
+    ]:
+        code, out, err = run(capsys, "batch", str(collection), "-o", str(output), "--rollout", *argv)
+        assert code == 2 and out == "", err
+        assert len(err.splitlines()) == 1 and needle in err, err
 
 
 def test_stdin_collection(capsys, tmp_path, monkeypatch):
