@@ -581,6 +581,10 @@ def _drop_partial_last_line(path: Path) -> None:
         handle.truncate(0)
 
 
+# how every file bgcli batch writes begins: its header's first columns, or the first row's
+_FIRST_WORDS = {"csv": ",".join(name for name, _ in ID_COLUMNS) + ",", "jsonl": '{"id": '}
+
+
 def _complete_lines(handle: IO[str]) -> Iterator[str]:
     """The lines of a file but a half-written last one (a killed run's, cut off later)."""
     for line in handle:
@@ -647,6 +651,11 @@ def _read_lines_done(path: Path, fmt: str, done: Done) -> None:
         with open(path, encoding="utf-8", newline="") as handle:
             reader = _read_csv_done if fmt == "csv" else _read_jsonl_done
             reader(_complete_lines(handle), path, done)
+            if done.columns is None:  # no complete line: the start of one, from a killed run?
+                handle.seek(0)
+                head, start = handle.read(len(_FIRST_WORDS[fmt])), _FIRST_WORDS[fmt]
+                if not start.startswith(head):
+                    raise _not_ours(path, fmt, "it does not begin as a bgcli batch output")
     except UnicodeDecodeError:
         raise _not_ours(path, fmt, "it is not UTF-8 text") from None
     _drop_partial_last_line(path)

@@ -26,7 +26,8 @@ import pytest
 
 from bgcli import __version__
 from bgcli.batch import (DECISION_COLUMNS, RACE_COLUMNS, ROLLOUT_COLUMNS, TAIL_COLUMNS,
-                         BatchPlan, columns, journal_path, position_seed, read_done)
+                         BatchPlan, columns, journal_path, lock_path, position_seed,
+                         read_done)
 from bgcli.cli.app import main
 from cli_helpers import reaped, run, stop
 from bgcli.collections import Entry, EntryError, read_collection
@@ -550,6 +551,56 @@ def test_resume_refuses_other_settings(capsys, study):
     assert out.read_bytes() == before
 
 
+def _garbled(folder: Path) -> list[tuple[str, bytes, str]]:
+    """(name, content, what the error must say) of outputs that bgcli batch did not write."""
+    csv_lines = (folder / "full.csv").read_bytes().splitlines(keepends=True)
+    json_lines = (folder / "full.jsonl").read_bytes().splitlines(keepends=True)
+    short_row = csv_lines[3].rsplit(b",", 1)[0] + b"\n"  # the last field lost
+    fields = columns(BatchPlan(rollout=RolloutSettings()))
+    return [
+        ("short.csv", b"".join(csv_lines[:3] + [short_row] + csv_lines[4:]),
+         f"line 4 has {len(fields) - 1} fields where the header has {len(fields)}"),
+        ("interleaved.csv", b"".join(csv_lines[:2]) + csv_lines[2][:30] + b"".join(csv_lines[3:]),
+         "line 3 has"),
+        ("torn.jsonl", b"".join(json_lines[:1]) + json_lines[1][:30] + b"".join(json_lines[2:]),
+         "line 2 is not JSON"),
+        ("list.jsonl", b"".join(json_lines[:2]) + b"[1, 2]\n", "line 3 is not a JSON object"),
+        ("random.csv", random.Random(1).randbytes(3000), "it is not UTF-8 text"),
+        ("one-line.jsonl", b"not a row, no newline", "it does not begin as a bgcli batch output"),
+        ("parquet.csv", (folder / "full.parquet").read_bytes(), "it is a Parquet file, not csv"),
+    ]
+
+
+def test_resume_refuses_a_file_bgcli_batch_did_not_write(capsys, tmp_path, study):
+    """Rows with the wrong number of fields, lines that are not JSON, bytes that are not text,
+    a Parquet file under a .csv name: refused, naming the file and line, and left as they are
+    (the half-written last line a kill leaves is still cut off: test_resume_after_a_kill_in_mid_line)."""
+    collection, _, folder = study
+    for name, content, needle in _garbled(folder):
+        out = tmp_path / name
+        out.write_bytes(content)
+        code, _, err = run(capsys, "batch", str(collection), "-o", str(out), "--resume", *SMALL_ROLLOUT)
+        assert code == 2 and len(err.splitlines()) == 1, err
+        assert f"cannot resume {str(out)!r}: {needle}" in err, err
+        assert "Traceback" not in err and "already there" not in err
+        assert out.read_bytes() == content, name
+
+
+def test_resume_refuses_a_garbled_parquet_journal(capsys, tmp_path, study):
+    collection, _, folder = study
+    out = tmp_path / "out.parquet"
+    out.write_bytes((folder / "full.parquet").read_bytes())
+    journal_lines = (folder / "full.jsonl").read_text().splitlines(keepends=True)
+    for content, needle in [("not json at all\n", "line 1 is not JSON"),
+                            (journal_lines[0].replace('"id"', '"ident"'),
+                             "line 1 has other columns than the rows before it")]:
+        journal_path(out).write_text(content)
+        code, _, err = run(capsys, "batch", str(collection), "-o", str(out), "--resume", *SMALL_ROLLOUT)
+        assert code == 2 and f"cannot resume {str(journal_path(out))!r}: {needle}" in err, err
+        assert journal_path(out).read_text() == content
+    assert read_rows(out) == read_rows(folder / "full.parquet")
+
+
 def test_resume_refuses_another_evaluator_or_dice(capsys, tmp_path):
     collection = write_collection(tmp_path / "c.csv", POSITIONS[:2])
     out = tmp_path / "out.jsonl"
@@ -734,6 +785,38 @@ def test_sigterm_closes_a_parquet_file_properly(capsys, tmp_path, long_study):
     assert code == 0, err
     rows = read_rows(out)
     assert len(rows) == 10 and len({row["id"] for row in rows}) == 10
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_a_second_writer_on_one_output_is_refused(capsys, tmp_path, signal_study, suffix):
+    """--resume or --overwrite while another bgcli batch writes OUT: refused (exit 2, naming
+    the other's pid), OUT untouched; the first finishes with every row once. After a SIGKILL
+    the kernel has released the lock: --resume takes over."""
+    collection, settings = signal_study
+    out = tmp_path / f"out{suffix}"
+    first = _start_batch(collection, out, *settings)
+    with reaped(first):
+        _wait_for_rows(journal_path(out) if suffix == ".parquet" else out, 2, first)
+        for argv in (["--resume"], ["--overwrite"]):
+            code, _, err = run(capsys, "batch", str(collection), "-o", str(out), *argv, *settings)
+            assert code == 2 and errors(err) == [
+                f"bgcli: error: {str(out)!r} is being written by another bgcli batch "
+                f"(pid {first.pid}); wait for it to end, or write to another file"], err
+        assert first.wait(timeout=120) == 0, first.stderr.read()
+    rows = read_rows(out)
+    assert [row["id"] for row in rows] == [str(n) for n in range(1, 31)]
+    assert not lock_path(out).exists() and not journal_path(out).exists()
+    # a writer killed hard leaves its lock file, but no lock
+    out.unlink()
+    killed = _start_batch(collection, out, *settings)
+    with reaped(killed):
+        _wait_for_rows(journal_path(out) if suffix == ".parquet" else out, 2, killed)
+        killed.kill()
+        killed.wait()
+    assert lock_path(out).exists()
+    code, _, err = run(capsys, "batch", str(collection), "-o", str(out), "--resume", *settings)
+    assert code == 0, err
+    assert read_rows(out) == rows
 
 
 # ----------------------------------------------------------------------------- Dask
