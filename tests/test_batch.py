@@ -10,6 +10,7 @@ worker is killed mid-batch. Rollouts are small (36-200 games, no variance reduct
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -857,11 +858,10 @@ def _wait_for_workers(address: str, count: int) -> None:
         client.wait_for_workers(count, timeout=120)
 
 
-@pytest.fixture(scope="module")
-def dask_cluster(tmp_path_factory):
-    """A real local cluster: ``dask scheduler`` and two ``dask worker --nthreads 1``
-    processes, on 127.0.0.1 only. Yields (address, scheduler file, processes list)."""
-    folder = tmp_path_factory.mktemp("dask")
+@contextlib.contextmanager
+def _local_cluster(folder: Path, workers: int):
+    """``dask scheduler`` and ``workers`` ``dask worker --nthreads 1`` processes, on
+    127.0.0.1 only. Yields (address, scheduler file, processes list)."""
     scheduler_file = folder / "scheduler.json"
     processes = [_dask("scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
                        "--scheduler-file", str(scheduler_file))]
@@ -872,11 +872,41 @@ def dask_cluster(tmp_path_factory):
             assert processes[0].poll() is None, "the Dask scheduler exited"
             time.sleep(0.1)
         address = json.loads(scheduler_file.read_text())["address"]
-        processes += [_worker(scheduler_file), _worker(scheduler_file)]
-        _wait_for_workers(address, 2)
+        processes += [_worker(scheduler_file) for _ in range(workers)]
+        _wait_for_workers(address, workers)
         yield address, scheduler_file, processes
     finally:
         _stop(processes)
+
+
+@pytest.fixture(scope="module")
+def dask_cluster(tmp_path_factory):
+    """A real local cluster of two workers, shared by the Dask tests."""
+    with _local_cluster(tmp_path_factory.mktemp("dask"), workers=2) as cluster:
+        yield cluster
+
+
+def test_a_cluster_that_loses_every_worker_gives_up(tmp_path, long_study, local_rows):
+    """Its only worker killed after the first row: after --cluster-timeout seconds without a
+    worker the batch says so and exits 1, every row written kept (and right). (It used to
+    wait forever: hence a process, and a time limit.)"""
+    collection, settings = long_study
+    out = tmp_path / "dask.csv"
+    with _local_cluster(tmp_path, workers=1) as (address, _, processes):
+        batch = _start_batch(collection, out, *settings, "--seed", "21", "--scheduler", address,
+                             "--cluster-timeout", "2")
+        with reaped(batch):
+            _wait_for_rows(out, 2, batch)
+            processes[1].kill()
+            batch.wait(timeout=60)
+            err = batch.stderr.read()
+    assert batch.returncode == 1, err
+    assert errors(err) == ["bgcli: error: the Dask cluster has had no worker for 2 s "
+                           "(--cluster-timeout): start workers and --resume"]
+    rows = read_rows(out)
+    assert 1 <= len(rows) < 10 and f"{len(rows)} row" in err
+    expected = {row["id"]: row for row in local_rows}
+    assert [expected[row["id"]] for row in rows] == rows
 
 
 @pytest.fixture(scope="module")
