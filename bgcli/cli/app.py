@@ -3,7 +3,9 @@
 Commands are thin: parse arguments into domain objects, call one library function, emit rows.
 Errors: bad data (an ID that does not parse, an impossible position) prints one line on stderr
 and exits 1; usage errors (bad options or dice, a missing file) exit 2. In a list of positions
-a bad one is reported with where it came from and the rest still run.
+a bad one is reported with where it came from and the rest still run. Ctrl-C and SIGTERM
+exit 130. Output: a closed pipe (`| head`) exits 0 quietly; standard output that cannot be
+written (`> /dev/full`) is one line and exit 1 (the README's "Errors").
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import typer
 
 from ..errors import BgcliError
 from . import batch, decisions, positions, rollout, report, train  # noqa: F401  (registers the commands)
-from .common import app
+from .common import app, sigterm_as_interrupt
 from .inputs import InputError
 
 __all__ = ["app", "main"]
@@ -106,7 +108,8 @@ def main(argv: list[str] | None = None) -> None:
     stdout = sys.stdout
     sys.stdout = _Stdout(stdout)
     try:
-        code = _invoke(argv)
+        with sigterm_as_interrupt():  # `kill`, a job scheduler: as Ctrl-C, in every command
+            code = _invoke(argv)
     except UsageError as exc:
         hint = ""
         if exc.ctx is not None and exc.ctx.command_path:

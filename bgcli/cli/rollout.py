@@ -10,7 +10,7 @@ import typer
 
 from ..errors import BgcliError
 
-from .common import FormatOption, InputOption, app, report, sigterm_as_interrupt, situations
+from .common import FormatOption, InputOption, app, report, situations
 from .output import OutputFormat, emit
 
 # rollout options shared by every command that rolls out (rollout, best, cube)
@@ -165,8 +165,7 @@ def rollout(
     if problems:
         raise typer.BadParameter("; ".join(problems))
     settings = settings.with_seed()
-    with sigterm_as_interrupt():  # SIGTERM, like Ctrl-C, prints what is done and exits 130
-        rows, failed, interrupted = _roll_all(positions, input_file, settings)
+    rows, failed, interrupted = _roll_all(positions, input_file, settings)
     if not rows and not failed and not interrupted:
         raise typer.BadParameter("give positions as arguments, with --input FILE, or '-' for stdin")
     if fmt == OutputFormat.table:
