@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import glob
 import hashlib
 import io
 import json
@@ -798,6 +799,11 @@ class OutputLock:
         self.handle.truncate(0)
         self.handle.write(f"{os.getpid()}\n")
         self.handle.flush()
+        # a run killed while it wrote the Parquet file left it half-written; none is being
+        # written now (that run would hold the lock)
+        for stale in self.output.parent.glob(f".{glob.escape(self.output.name)}.*.tmp"):
+            with contextlib.suppress(OSError):
+                stale.unlink()
 
     def _same_file(self, handle) -> bool:
         try:

@@ -354,10 +354,13 @@ def test_an_output_that_cannot_be_written_is_refused_before_computing(capsys, tm
         (tmp_path / "no" / "such" / "out.csv", [], "out.csv': No such file or directory"),
         (_read_only_folder(tmp_path) / "out.csv", [], "out.csv': Permission denied"),
         (full, ["--overwrite"], "full.csv': No space left on device"),
+        (collection, ["--overwrite"], "c.csv' is INPUT itself: write the rows to another file"),
+        (collection, ["--resume"], "c.csv' is INPUT itself"),
     ]:
         code, out, err = run(capsys, "batch", str(collection), "-o", str(output), "--rollout", *argv)
         assert code == 2 and out == "", err
         assert len(err.splitlines()) == 1 and needle in err, err
+    assert len(list(read_collection(collection))) == 2  # the collection is as it was
 
 
 def test_stdin_collection(capsys, tmp_path, monkeypatch):
@@ -815,9 +818,12 @@ def test_a_second_writer_on_one_output_is_refused(capsys, tmp_path, signal_study
         killed.kill()
         killed.wait()
     assert lock_path(out).exists()
+    half_written = tmp_path / f".{out.name}.{killed.pid}.tmp"  # as if killed while closing
+    half_written.write_bytes(b"PAR1")
     code, _, err = run(capsys, "batch", str(collection), "-o", str(out), "--resume", *settings)
     assert code == 0, err
     assert read_rows(out) == rows
+    assert sorted(tmp_path.iterdir()) == [out]  # no lock, journal or temporary file left
 
 
 # ----------------------------------------------------------------------------- Dask

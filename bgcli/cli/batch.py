@@ -213,6 +213,9 @@ def batch(
     roll = parse_dice_option(dice)
     settings = _rollout_settings(with_rollout, trials, truncate, variance_reduction, quasi_random,
                                  bearoff_truncation, initial, stop_se, min_games, policy, threads)
+    if output is not None and collection != "-" and _same_file(Path(collection), output):
+        # --overwrite would empty the collection before it is read, --resume read its own rows
+        raise InputError(f"{str(output)!r} is INPUT itself: write the rows to another file")
     if scheduler is None and cluster_timeout is not None:
         raise typer.BadParameter("--cluster-timeout only applies with --scheduler",
                                  param_hint="--cluster-timeout")
@@ -228,6 +231,13 @@ def batch(
         finally:
             if client is not None:
                 client.close()
+
+
+def _same_file(one: Path, other: Path) -> bool:
+    try:
+        return one.samefile(other)
+    except OSError:  # either is missing (or cannot be looked at): not one file
+        return False
 
 
 @contextlib.contextmanager
