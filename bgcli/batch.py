@@ -399,10 +399,11 @@ def _worker_identity() -> tuple[str, str]:
     return __version__, net_id()
 
 
-def connect(address: str):
+def connect(address: str, timeout: float = CLUSTER_TIMEOUT):
     """A ``distributed.Client`` of the scheduler at ``address`` (``tcp://HOST:PORT``), once
     every worker there runs this bgcli version with the same net weights. Raises
-    ``ClusterError`` otherwise."""
+    ``ClusterError`` otherwise. ``timeout``: seconds to wait for the scheduler, at first and
+    when the connection is lost."""
     try:
         from distributed import Client
         from distributed.comm.addressing import parse_address, parse_host_port
@@ -413,7 +414,7 @@ def connect(address: str):
     except ValueError as exc:
         raise ClusterError(f"not a scheduler address (tcp://HOST:PORT): {address!r}: {exc}") from None
     try:
-        client = Client(address, timeout="30s", set_as_default=False)
+        client = Client(address, timeout=f"{timeout}s", set_as_default=False)
     except (OSError, TimeoutError, ValueError) as exc:
         raise ClusterError(f"cannot reach the Dask scheduler at {address!r}: {exc}") from None
     try:
@@ -438,11 +439,12 @@ def connect(address: str):
     return client
 
 
-def _worker_count(client) -> int:
+def _worker_count(client) -> int | None:
+    """How many workers the cluster has; None when its scheduler cannot be reached."""
     try:
         return len(client.nthreads())
-    except Exception:  # the scheduler is gone too: no worker either
-        return 0
+    except Exception:
+        return None
 
 
 def _next_finished(finished, client, timeout: float):
@@ -454,13 +456,15 @@ def _next_finished(finished, client, timeout: float):
         now = time.monotonic()
         if now - checked >= 1:
             checked = now
-            if _worker_count(client):
+            workers = _worker_count(client)
+            if workers:
                 alone_since = None
             elif alone_since is None:
                 alone_since = now
             elif now - alone_since >= timeout:
-                raise ClusterError(f"the Dask cluster has had no worker for {timeout:g} s "
-                                   "(--cluster-timeout): start workers and --resume")
+                what = "has had no worker" if workers == 0 else "has had no scheduler to reach"
+                raise ClusterError(f"the Dask cluster {what} for {timeout:g} s "
+                                   "(--cluster-timeout): start it again and --resume")
         time.sleep(0.02)
     return next(finished)
 
@@ -527,14 +531,19 @@ def _dask_outcomes(pending: Iterator[Entry | Outcome], plan: BatchPlan, client,
             try:
                 outcomes = future.result()
             except Exception as exc:
+                why = " ".join(str(exc).split())  # one line, whatever Dask's message is
                 outcomes = [Outcome(entry.label, entry,
-                                    error=f"the cluster could not run it: {type(exc).__name__}: {exc}")
+                                    error=f"the cluster could not run it: {type(exc).__name__}: {why}")
                             for entry in entries]
             future.release()
             yield from outcomes
+    except (OSError, TimeoutError) as exc:  # the scheduler is gone (or unreachable)
+        raise ClusterError(f"lost the Dask scheduler: {exc}; the rows written are kept, "
+                           "--resume continues") from None
     finally:
         if in_flight:
-            client.cancel([future for future, _ in in_flight.values()])
+            with contextlib.suppress(Exception):  # nothing to cancel them on, if it is gone
+                client.cancel([future for future, _ in in_flight.values()])
 
 
 # ---------------------------------------------------------------------------- resuming

@@ -885,6 +885,30 @@ def _local_cluster(folder: Path, workers: int):
         _stop(processes)
 
 
+def test_a_lost_scheduler_is_one_error_and_the_rows_are_kept(tmp_path, long_study):
+    """The scheduler killed after the first row: the batch gives up within --cluster-timeout
+    of losing it, with one line per position it took along and one for the cluster (no
+    traceback from the Dask client), exit 1, the rows written kept."""
+    collection, settings = long_study
+    out = tmp_path / "dask.csv"
+    with _local_cluster(tmp_path, workers=1) as (address, _, processes):
+        batch = _start_batch(collection, out, *settings, "--seed", "21", "--scheduler", address,
+                             "--cluster-timeout", "3")
+        with reaped(batch):
+            _wait_for_rows(out, 2, batch)
+            processes[0].kill()
+            batch.wait(timeout=60)
+            err = batch.stderr.read()
+    assert batch.returncode == 1, err
+    assert "Traceback" not in err and "distributed.client" not in err, err
+    assert errors(err)[-1].startswith((  # found lost waiting for a row, or sending one
+        "bgcli: error: the Dask cluster has had no scheduler to reach for 3 s (--cluster-timeout)",
+        "bgcli: error: lost the Dask scheduler: ")), err
+    assert all("the cluster could not run it" in line for line in errors(err)[:-1]), err
+    rows = read_rows(out)
+    assert 1 <= len(rows) < 10 and f"{len(rows)} row" in err
+
+
 @pytest.fixture(scope="module")
 def dask_cluster(tmp_path_factory):
     """A real local cluster of two workers, shared by the Dask tests."""
@@ -908,7 +932,7 @@ def test_a_cluster_that_loses_every_worker_gives_up(tmp_path, long_study, local_
             err = batch.stderr.read()
     assert batch.returncode == 1, err
     assert errors(err) == ["bgcli: error: the Dask cluster has had no worker for 2 s "
-                           "(--cluster-timeout): start workers and --resume"]
+                           "(--cluster-timeout): start it again and --resume"]
     rows = read_rows(out)
     assert 1 <= len(rows) < 10 and f"{len(rows)} row" in err
     expected = {row["id"]: row for row in local_rows}

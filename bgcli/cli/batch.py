@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import enum
 import itertools
+import logging
 import sys
 import time
 from pathlib import Path
@@ -203,7 +204,7 @@ def batch(
     scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS",
                                             help="Run on a Dask cluster, e.g. tcp://10.0.0.5:8786 (see the README). Same numbers; rows in the order they finish."),
     cluster_timeout: Optional[float] = typer.Option(None, "--cluster-timeout", min=1.0, metavar="SECONDS",
-                                                    help=f"With --scheduler: give up (exit 1, the rows written kept) once the cluster has had no worker for this long (default {CLUSTER_TIMEOUT:g})."),
+                                                    help=f"With --scheduler: give up (exit 1, the rows written kept) once the cluster has had no worker, or its scheduler could not be reached, for this long (default {CLUSTER_TIMEOUT:g})."),
 ) -> None:
     """Analyse a collection of positions: one tidy row per position (IDs, name, race metrics; with --rollout the five rates and equity with standard errors and the settings; the cube action and cubeful equity, from the rollout or else the evaluator; the evaluator's best play for the position's rolled dice or --dice), written as each position completes. A killed run keeps its rows; --resume finishes it with the same numbers. Bad rows are reported by file and line and skipped (exit 1).
 
@@ -223,11 +224,11 @@ def batch(
         done, plan = _resumed_and_plan(output, fmt, resume, overwrite, settings, seed, roll,
                                        policy, plies)
         total, items = _collection(collection)
-        client = _client(scheduler)
+        timeout = cluster_timeout if cluster_timeout is not None else CLUSTER_TIMEOUT
+        client = _client(scheduler, timeout)
         try:
             writer = _open_writer(output, fmt, plan, done)
-            _run(items, total, plan, done, client, writer, output,
-                 cluster_timeout if cluster_timeout is not None else CLUSTER_TIMEOUT)
+            _run(items, total, plan, done, client, writer, output, timeout)
         finally:
             if client is not None:
                 client.close()
@@ -314,14 +315,19 @@ def _collection(collection: str):
     return total, itertools.chain([first], items)
 
 
-def _client(scheduler: Optional[str]):
+def _client(scheduler: Optional[str], timeout: float):
     from ..batch import connect
     from ..errors import ClusterError
 
     if scheduler is None:
         return None
+    import distributed  # noqa: F401  (sets up its logging, quietened here)
+
+    # a lost scheduler is reported as the rows it fails and one error; the client's own log
+    # of it would add a traceback on stderr
+    logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
     try:
-        return connect(scheduler)
+        return connect(scheduler, timeout)
     except ClusterError as exc:
         raise InputError(str(exc)) from None
 
