@@ -784,35 +784,43 @@ class OutputLock:
     def acquire(self) -> None:
         """Take the lock, or raise ``OutputError`` (another run holds it, or no file can be
         made beside the output: a read-only or missing folder)."""
-        import fcntl
-
         while self.handle is None:
-            try:
-                handle = open(self.path, "a+", encoding="utf-8")
-            except OSError as exc:
-                raise OutputError(f"cannot write {str(self.output)!r}: {exc.strerror or exc}") from None
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                handle.seek(0)
-                holder = handle.read().strip() or "unknown"
-                handle.close()
-                raise OutputError(f"{str(self.output)!r} is being written by another bgcli batch "
-                                  f"(pid {holder}); wait for it to end, or write to another "
-                                  "file") from None
-            # the last run may have removed the file after we opened it: lock the one there now
-            if self._same_file(handle):
-                self.handle = handle
-            else:
-                handle.close()
-        self.handle.truncate(0)
-        self.handle.write(f"{os.getpid()}\n")
-        self.handle.flush()
+            self.handle = self._try_lock()
+        with contextlib.suppress(OSError):  # the pid only helps the message of a second run
+            self.handle.truncate(0)
+            self.handle.write(f"{os.getpid()}\n")
+            self.handle.flush()
         # a run killed while it wrote the Parquet file left it half-written; none is being
         # written now (that run would hold the lock)
         for stale in self.output.parent.glob(f".{glob.escape(self.output.name)}.*.tmp"):
             with contextlib.suppress(OSError):
                 stale.unlink()
+
+    def _try_lock(self) -> IO[str] | None:
+        """The lock file, open and locked; None if the run before removed it meanwhile."""
+        import fcntl
+
+        try:
+            handle = open(self.path, "a+", encoding="utf-8")
+        except OSError as exc:
+            raise OutputError(f"cannot write {str(self.output)!r}: {exc.strerror or exc}") from None
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            holder = handle.read().strip() or "unknown"
+            handle.close()
+            raise OutputError(f"{str(self.output)!r} is being written by another bgcli batch "
+                              f"(pid {holder}); wait for it to end, or write to another "
+                              "file") from None
+        except OSError as exc:  # a file system without locks (some network ones)
+            handle.close()
+            raise OutputError(f"cannot lock {str(self.path)!r} to write {str(self.output)!r} "
+                              f"alone: {exc.strerror or exc}; write to a local disk") from None
+        if self._same_file(handle):
+            return handle
+        handle.close()  # locked a file no longer there: lock the one there now
+        return None
 
     def _same_file(self, handle) -> bool:
         try:
