@@ -30,7 +30,7 @@ ahead (``evaluator_plies``: 1 by default, as ``bgcli best`` and ``bgcli cube``);
 ``dice_option`` records the option, so ``--resume`` refuses a run with other ones.
 
 Seeds. A rollout in a batch is seeded with ``position_seed(master_seed, position_id,
-match_id)``, a BLAKE2b hash reduced to 63 bits. So a position's numbers do not depend on its
+match_id)``, a BLAKE2b hash reduced to 53 bits. So a position's numbers do not depend on its
 place in the collection, on which process rolls it out or on how often it was retried, and
 ``bgcli rollout POSITION --seed SEED`` with the row's ``seed`` reproduces the row.
 
@@ -133,9 +133,9 @@ CLUSTER_TIMEOUT = 60.0  # best_play when no checker can move with the dice
 
 def position_seed(master_seed: int, position_id: str, match_id: str) -> int:
     """The rollout seed of one position in a batch: BLAKE2b of the master seed and the
-    position's IDs, reduced to 63 bits."""
+    position's IDs, reduced to 53 bits (``bgcli.rollout.SEED_BITS``: exact as a double)."""
     text = f"{master_seed}:{position_id}:{match_id}".encode()
-    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> (64 - 53)
 
 
 def _plain(value):
@@ -751,15 +751,15 @@ def check_output_path(path: Path, fmt: str) -> None:
         longest = 255
     for name in [path.name] + [side.name for side in _side_files(path, fmt)]:
         if len(os.fsencode(name)) > longest:
-            beside = "" if name == path.name else f" (with {name[len(path.name):]!r} beside it)"
-            raise OutputError(f"cannot write {str(path)!r}: the file name is too long{beside}: "
-                              f"{longest} bytes at most here")
+            beside = "" if name == path.name else f", with {name[len(path.name):]!r} beside it"
+            raise OutputError(f"cannot write this file (its name is too long{beside}: "
+                              f"{longest} bytes at most here): {str(path)!r}")
     try:
         is_dir = path.is_dir()
     except OSError as exc:  # a folder name too long, a loop of links
-        raise OutputError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
+        raise OutputError(f"cannot write this file ({exc.strerror or exc}): {str(path)!r}") from None
     if is_dir:
-        raise OutputError(f"cannot write {str(path)!r}: it is a directory")
+        raise OutputError(f"cannot write this file (it is a directory): {str(path)!r}")
 
 
 class OutputLock:
@@ -803,7 +803,7 @@ class OutputLock:
         try:
             handle = open(self.path, "a+", encoding="utf-8")
         except OSError as exc:
-            raise OutputError(f"cannot write {str(self.output)!r}: {exc.strerror or exc}") from None
+            raise OutputError(f"cannot write this file ({exc.strerror or exc}): {str(self.output)!r}") from None
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -859,7 +859,7 @@ class _LinesOutput:
         except OSError as exc:
             if not self.owned:
                 raise
-            raise OutputError(f"cannot write {self.stream.name!r}: {exc.strerror or exc}") from None
+            raise OutputError(f"cannot write this file ({exc.strerror or exc}): {self.stream.name!r}") from None
 
     def write(self, row: dict) -> None:
         if self.fmt == "csv":
@@ -919,8 +919,8 @@ class _ParquetOutput:
             self._write(temporary, schema)
             os.replace(temporary, self.path)
         except OSError as exc:  # a full disk: the journal is kept for --resume
-            raise OutputError(f"cannot write {str(self.path)!r}: {exc.strerror or exc}; its rows "
-                              f"wait in {str(self.journal_path)!r}, which --resume takes up") from None
+            raise OutputError(f"cannot write this file ({exc.strerror or exc}; its rows wait in its "
+                              f"journal, which --resume takes up): {str(self.path)!r}") from None
         finally:
             if temporary.exists():
                 temporary.unlink()
@@ -972,4 +972,4 @@ def open_output(path: Path | None, fmt: str, plan: BatchPlan, done: Done | None 
         handle = open(path, "a" if append else "w", encoding="utf-8", newline="")
         return _LinesOutput(handle, fmt, names, header=not append, owned=True)
     except OSError as exc:
-        raise OutputError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
+        raise OutputError(f"cannot write this file ({exc.strerror or exc}): {str(path)!r}") from None

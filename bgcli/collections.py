@@ -10,7 +10,8 @@ that is neither blank nor a ``#`` comment:
   notations never contain commas.
 * **Plain text**: one position per line in any notation bgcli reads, ``#`` starting a comment
   (a trailing comment becomes the entry's notes), blank lines skipped; the id is the line
-  number.
+  number. gnubg's two-line text, a ``Position ID: ...`` line followed by a ``Match ID : ...``
+  line, as its board display prints them, is one entry (the first line's id and label).
 
 ``read_collection`` opens the input at once (so a missing file is reported before any work)
 and then streams: entries are read one at a time, never held together. Each carries a label
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import csv
 import itertools
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,6 +59,9 @@ class EntryError:
     message: str
 
 
+_CSV_COLUMNS = ("id", "name", "position", "notes")  # the columns a collection's CSV may name
+
+
 def _is_meaningful(line: str) -> bool:
     stripped = line.strip()
     return bool(stripped) and not stripped.startswith("#")
@@ -71,27 +76,55 @@ def _csv_header(line: str) -> list[str] | None:
     return [cell.strip().lower() for cell in next(csv.reader([stripped]))]
 
 
+# gnubg's board display: "GNU Backgammon  Position ID: ..." and, on the next line, "Match ID : ..."
+_POSITION_ID_LINE = re.compile(r"position\s+id\s*:\s*\S+$", re.I)
+_MATCH_ID_LINE = re.compile(r"match\s+id\s*:", re.I)
+
+
 def _plain_entries(lines: Iterable[tuple[int, str]], name: str) -> Iterator[Entry]:
+    waiting = None  # a "Position ID: ..." line, held to see whether a Match ID line follows
     for number, line in lines:
         text, _, comment = line.partition("#")
         text = text.strip()
-        if text:
-            yield Entry(id=str(number), name="", position=text, notes=comment.strip(),
-                        label=f"{name}:{number}")
+        if not text:
+            continue
+        if waiting is not None and _MATCH_ID_LINE.match(text):
+            notes = " ".join(n for n in (waiting.notes, comment.strip()) if n)
+            yield Entry(id=waiting.id, name="", position=f"{waiting.position} {text}",
+                        notes=notes, label=waiting.label)
+            waiting = None
+            continue
+        if waiting is not None:
+            yield waiting
+            waiting = None
+        entry = Entry(id=str(number), name="", position=text, notes=comment.strip(),
+                      label=f"{name}:{number}")
+        if _POSITION_ID_LINE.search(text):
+            waiting = entry
+        else:
+            yield entry
+    if waiting is not None:
+        yield waiting
 
 
 def _csv_entries(header: list[str], header_number: int, lines: Iterable[str],
                  name: str) -> Iterator[Entry | EntryError]:
     if "position" not in header:
-        raise CollectionError(
-            f"{name}:{header_number}: the CSV header has no 'position' column: {','.join(header)!r}")
-    column = {key: header.index(key) for key in ("id", "name", "position", "notes") if key in header}
+        raise CollectionError(f"the CSV header has no 'position' column: {','.join(header)!r}",
+                              where=f"{name}:{header_number}")
+    for key in _CSV_COLUMNS:
+        if header.count(key) > 1:  # which one is meant would be a guess
+            places = " and ".join(str(i + 1) for i, cell in enumerate(header) if cell == key)
+            raise CollectionError(f"the CSV header names {key!r} more than once (columns "
+                                  f"{places}): {','.join(header)!r}", where=f"{name}:{header_number}")
+    column = {key: header.index(key) for key in _CSV_COLUMNS if key in header}
 
     def cell(row: list[str], key: str) -> str:
         index = column.get(key)
         return row[index].strip() if index is not None and index < len(row) else ""
 
-    reader = csv.reader(lines)
+    # strict: a quote that is never closed is an error, not a field that swallows the rest
+    reader = csv.reader(lines, strict=True)
     end = header_number  # the line the previous record ended on
     try:
         for row in reader:
@@ -106,7 +139,10 @@ def _csv_entries(header: list[str], header_number: int, lines: Iterable[str],
             yield Entry(id=cell(row, "id") or str(number), name=cell(row, "name"),
                         position=position, notes=cell(row, "notes"), label=label)
     except csv.Error as exc:
-        raise CollectionError(f"{name}:{end + 1}: cannot read this CSV row: {exc}") from None
+        if "unexpected end of data" in str(exc):
+            raise CollectionError("this CSV row opens a quote (\") that is never closed",
+                                  where=f"{name}:{end + 1}") from None
+        raise CollectionError(f"cannot read this CSV row: {exc}", where=f"{name}:{end + 1}") from None
 
 
 def _entries(stream: IO[str], name: str) -> Iterator[Entry | EntryError]:

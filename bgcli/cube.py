@@ -271,23 +271,24 @@ def _decide(nd: float, dt: float, dp: float, win_gammon: bool, redouble: bool,
     return act("tgp" if win_gammon else "dp")
 
 
-def _take_point(probs: tuple[float, ...], x: float) -> float:
-    """Smallest taker's winning chance 1 - p with Double/Take(p) <= 1, gammon ratios fixed."""
+def _take_point(probs: tuple[float, ...], double_take, double_pass: float) -> float:
+    """Smallest taker's winning chance 1 - p with ``double_take(probabilities at p)`` <=
+    ``double_pass`` (the doubler's side: where taking is no worse than passing), the gammon
+    ratios of ``probs`` fixed."""
     w, wg, wbg, lg, lbg = probs
     gw = (wg / w, wbg / w) if w > 0 else (0.0, 0.0)
     gl = (lg / (1 - w), lbg / (1 - w)) if w < 1 else (0.0, 0.0)
 
     def dt(p: float) -> float:
         q = 1.0 - p
-        pr = (p, p * gw[0], p * gw[1], q * gl[0], q * gl[1])
-        return 2.0 * cubeful_equity(pr, x, CubeOwner.THEM)
+        return double_take((p, p * gw[0], p * gw[1], q * gl[0], q * gl[1]))
 
     lo, hi = 0.0, 1.0
-    if dt(hi) <= 1.0:
+    if dt(hi) <= double_pass:
         return 0.0
     for _ in range(60):
         mid = (lo + hi) / 2
-        if dt(mid) <= 1.0:
+        if dt(mid) <= double_pass:
             lo = mid
         else:
             hi = mid
@@ -319,7 +320,7 @@ def analyse_money_cube(probs: Sequence[float], x: float, owner: CubeOwner = Cube
         no_double=nd, double_take=dt, double_pass=dp, action=action,
         cubeless=cubeless_equity(p),
         efficiency=x, owner=owner, cube_value=cube_value, jacoby=jacoby,
-        take_point=_take_point(p, x))
+        take_point=_take_point(p, lambda pr: 2.0 * cubeful_equity(pr, x, CubeOwner.THEM), 1.0))
 
 
 # ---------------------------------------------------------------------------------- match play
@@ -446,6 +447,9 @@ class MatchCubeAnalysis:
     current cube value is -1 and winning it +1); the ``*_mwc`` fields are the match winning
     chances themselves. ``action`` is None when the cube is dead or cannot be turned by the
     player on roll (Crawford game, post-Crawford leader, cube already past what is needed).
+    ``take_point``: the opponent's winning chance at which taking and passing give the same
+    MWC (gnubg's take point, here in this model: the position's gammon ratios and the cube
+    efficiency kept), None without a double to take.
     """
 
     no_double: float
@@ -456,6 +460,7 @@ class MatchCubeAnalysis:
     double_pass_mwc: float
     action: CubeAction | None
     efficiency: float
+    take_point: float | None = None
 
 
 def analyse_match_cube(probs: Sequence[float], x: float, met: MatchEquityTable,
@@ -491,7 +496,9 @@ def analyse_match_cube(probs: Sequence[float], x: float, met: MatchEquityTable,
     can_double = (not crawford and away_me > cube_value
                   and not (post_crawford and away_me == 1)
                   and owner is not CubeOwner.THEM)
-    action = None
+    action, take_point = None, None
     if can_double:
         action = _decide(nd, dt, dp, p[1] > 0.0, owner is CubeOwner.ME, False)
-    return MatchCubeAnalysis(nd, dt, dp, nd_mwc, dt_mwc, dp_mwc, action, x)
+        take_point = _take_point(
+            p, lambda pr: _match_cubeful_mwc(pr, x, mc, 2 * cube_value, CubeOwner.THEM), dp_mwc)
+    return MatchCubeAnalysis(nd, dt, dp, nd_mwc, dt_mwc, dp_mwc, action, x, take_point)

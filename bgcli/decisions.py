@@ -257,7 +257,7 @@ def cube_decision(situation: Situation, probabilities, jacoby: bool | None = Non
         nd, dt, dp = a.no_double, a.double_take, a.double_pass
         optimal = (min(dt, dp) if dt >= nd and dp >= nd else nd)
     return CubeDecision(action, a.no_double, a.double_take if a.action else None,
-                        a.double_pass if a.action else None, optimal, take_point=None,
+                        a.double_pass if a.action else None, optimal, take_point=a.take_point,
                         score=score, jacoby=False, match_winning_chances=mwc, **common)
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import zipfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -51,15 +52,24 @@ def save_weights(path: str | Path, params: np.ndarray, record: dict) -> None:
 def read_weights(path: str | Path) -> tuple[np.ndarray, dict]:
     """(params, record) from a weights file; ``BgcliError`` when it does not fit this net."""
     n_inputs, n_hidden, size = _shape()
+    not_weights = BgcliError("not a net weights file (an .npz that bgcli train writes): "
+                             f"{str(path)!r}")
     try:
-        with np.load(path) as data:
+        if Path(path).is_file() and not zipfile.is_zipfile(path):
+            raise not_weights  # np.load would read it as a pickle or a bare .npy array
+        with np.load(path, allow_pickle=False) as data:
             params = np.ascontiguousarray(data["params"], dtype=np.float64)
             shape = (int(data["n_inputs"]), int(data["n_hidden"]))
             record = json.loads(str(data["record"]))
     except FileNotFoundError:
         raise BgcliError(f"no such net weights file: {str(path)!r}") from None
-    except (OSError, KeyError, ValueError) as exc:
-        raise BgcliError(f"cannot read net weights: {exc}: {str(path)!r}") from exc
+    except KeyError:
+        raise BgcliError("not a net weights file (it lacks the params, n_inputs, n_hidden and "
+                         f"record arrays that bgcli train writes): {str(path)!r}") from None
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
+        raise BgcliError(f"cannot read net weights: {exc}: {str(path)!r}") from None
+    if not isinstance(record, dict):
+        raise not_weights
     if shape != (n_inputs, n_hidden) or params.shape != (size,):
         # the earlier layouts: 196 point inputs and fewer hand-made features per side
         older = shape[1] == n_hidden and 196 < shape[0] < n_inputs and shape[0] % 2 == 0

@@ -31,7 +31,15 @@ from .position import Position
 
 OUTPUT_NAMES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
 Z95 = 1.959963984540054
+
+#: Seeds bgcli draws or derives have 53 bits: JSON readers that hold numbers as doubles (jq,
+#: JavaScript, spreadsheets) keep every digit of them, so a copied seed reproduces its row.
+SEED_BITS = 53
+MAX_SEED = 2**SEED_BITS - 1
 _BATCH_SECONDS = 0.5  # aim for progress (and Ctrl-C) at least this often
+# Each game's five outcome values stay in memory for the standard errors and paired
+# comparisons (40 bytes a game): 10 million games hold 400 MB and take hours on one core.
+MAX_TRIALS = 10_000_000
 
 
 @dataclass(frozen=True)
@@ -57,7 +65,7 @@ class RolloutSettings:
         """These settings with a concrete seed (a fresh random one if none was given)."""
         if self.seed is not None:
             return self
-        return replace(self, seed=secrets.randbits(63))
+        return replace(self, seed=secrets.randbits(SEED_BITS))
 
     def problems(self) -> list[str]:
         from .kernels.evaluate import POLICY_NAMES
@@ -65,6 +73,9 @@ class RolloutSettings:
         problems = []
         if self.trials < 1:
             problems.append(f"trials must be at least 1, not {self.trials}")
+        elif self.trials > MAX_TRIALS:
+            problems.append(f"trials must be at most {MAX_TRIALS:,} (each game's outcome is kept "
+                            f"in memory, 40 bytes a game), not {self.trials:,}")
         if self.policy not in POLICY_NAMES:
             problems.append(f"policy must be one of {', '.join(POLICY_NAMES)}, not {self.policy!r}")
         if self.truncate < 0:
@@ -76,6 +87,7 @@ class RolloutSettings:
         if self.cubeful and self.variance_reduction:
             problems.append("variance reduction measures cubeless luck: it cannot be combined "
                             "with cubeful rollouts")
+        # up to 63 bits: rows written before seeds were kept to 53 bits still replay
         if self.seed is not None and not 0 <= self.seed < 2**63:
             problems.append(f"seed must be 0 .. 2**63-1, not {self.seed}")
         return problems

@@ -16,8 +16,10 @@ import pytest
 
 from bgcli import __version__
 from cli_helpers import run
+from bgcli.errors import ParseError
 from bgcli.notation.detect import parse_situation
 from bgcli.notation.gnubgid import parse_match_id, parse_position_id
+from bgcli.notation.xgid import parse_xgid
 from bgcli.position import Position
 
 START_ID = "4HPwATDgc/ABMA"
@@ -63,6 +65,38 @@ def test_top_level_help_lists_every_command(capsys):
     assert code == 0
     for command in COMMANDS:
         assert command in out
+
+
+def test_help_shows_flags_without_a_value_metavar(capsys):
+    code, out, _ = run(capsys, "--help")
+    assert code == 0
+    assert "--version" in out and "--install-completion" in out and "--show-completion" in out
+    assert "<bool>" not in out
+    code, out, _ = run(capsys, "best", "--help")
+    assert code == 0 and "--evaluate-only" in out and "<bool>" not in out
+    assert "<int range>" in out  # options that take a value keep theirs
+
+
+def test_shell_completion_answers_with_commands(capsys, monkeypatch):
+    # what the script of --install-completion / --show-completion asks for on <Tab>
+    monkeypatch.setenv("_BGCLI_COMPLETE", "complete_bash")
+    monkeypatch.setenv("COMP_WORDS", "bgcli ro")
+    monkeypatch.setenv("COMP_CWORD", "1")
+    code, out, err = run(capsys)
+    assert code == 0, err
+    assert out.split() == ["rollout"]
+
+
+def test_completion_script_is_shown_and_installed(capsys, monkeypatch, tmp_path):
+    code, out, err = run(capsys, "--show-completion", "bash")
+    assert code == 0, err
+    assert "_BGCLI_COMPLETE=complete_bash" in out and "complete -o default -F _bgcli_completion bgcli" in out
+    monkeypatch.setenv("HOME", str(tmp_path))
+    code, out, err = run(capsys, "--install-completion", "bash")
+    assert code == 0, err
+    script = tmp_path / ".bash_completions" / "bgcli.sh"
+    assert "_BGCLI_COMPLETE=complete_bash" in script.read_text()
+    assert str(script) in (tmp_path / ".bashrc").read_text()
 
 
 def test_version(capsys, monkeypatch, tmp_path):
@@ -118,6 +152,61 @@ def test_show_accepts_every_notation(capsys, text):
     code, out, _ = run(capsys, "show", text)
     assert code == 0
     assert f"Position ID: {START_ID}" in out
+
+
+GNUBG_BOARD_TEXT = (" GNU Backgammon  Position ID: 4HPwATDgc/ABMA\n"
+                    "                 Match ID   : cAn3AAAAAAAE\n")  # as gnubg 1.07 prints it
+
+
+@pytest.mark.parametrize("text, gnubg_id", [
+    ("4HPwATDgc/ABMA cAkAAAAAAAAE", START_GNUBG),
+    ("  4HPwATDgc/ABMA \t cAn3AAAAAAAE ", "4HPwATDgc/ABMA:cAn3AAAAAAAE"),
+    ("Position ID: 4HPwATDgc/ABMA Match ID: cAkAAAAAAAAE", START_GNUBG),
+    (GNUBG_BOARD_TEXT, "4HPwATDgc/ABMA:cAn3AAAAAAAE"),
+    ("position id: 4HPwATDgc/ABMA", START_GNUBG),  # no Match ID: money, as a bare Position ID
+    ("-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10", START_GNUBG),
+])
+def test_parse_situation_reads_what_players_paste(text, gnubg_id):
+    assert parse_situation(text).gnubg_id == gnubg_id
+
+
+@pytest.mark.parametrize("text, message", [
+    ("4HPwATDgc/ABM cAkAAAAAAAAE", "got 13 and 12 characters"),
+    ("Position ID: 4HPwATDgc/ABMA Match ID: cAkAAAA", "got 14 and 7 characters"),
+    ("Position ID: 4HPwATDgc/ABMA Match ID: cAkAAAAAAAA!", "Match ID"),
+    ("two words", "not a position"),
+])
+def test_pasted_ids_with_a_mistake_say_what_is_wrong(text, message):
+    with pytest.raises(ParseError, match=message):
+        parse_situation(text)
+
+
+def test_bare_xgid_starting_with_a_dash_is_a_position_not_an_option(capsys):
+    bare = START_XGID.removeprefix("XGID=")
+    assert bare.startswith("-")
+    code, out, err = run(capsys, "convert", bare, "--to", "gnubg")
+    assert (code, out, err) == (0, START_GNUBG + "\n", "")
+    code, out, err = run(capsys, "show", bare, "-f", "json")
+    assert code == 0 and json.loads(out)[0]["position_id"] == START_ID
+    code, out, err = run(capsys, "pips", "-q")  # a real unknown option stays a usage error
+    assert code == 2 and "No such option" in assert_one_line_error(err, "usage error")
+
+
+def test_gnubg_text_in_a_file_is_one_position(capsys, tmp_path):
+    from bgcli.collections import Entry, read_collection
+
+    path = tmp_path / "pasted.txt"
+    path.write_text(GNUBG_BOARD_TEXT + "Position ID: 4HPwATDgc/ABMA  # alone\n"
+                    "4HPwATDgc/ABMA cAkAAAAAAAAE\n")
+    assert list(read_collection(path)) == [
+        Entry("1", "", GNUBG_BOARD_TEXT.split("\n")[0].strip() + " Match ID   : cAn3AAAAAAAE",
+              "", f"{path}:1"),
+        Entry("3", "", "Position ID: 4HPwATDgc/ABMA", "alone", f"{path}:3"),
+        Entry("4", "", "4HPwATDgc/ABMA cAkAAAAAAAAE", "", f"{path}:4"),
+    ]
+    code, out, err = run(capsys, "convert", "--input", str(path), "--to", "gnubg")
+    assert code == 0, err
+    assert out.splitlines() == ["4HPwATDgc/ABMA:cAn3AAAAAAAE", START_GNUBG, START_GNUBG]
 
 
 def test_show_with_dice_option(capsys):
@@ -193,14 +282,38 @@ def test_pips_table(capsys):
     lines = out.splitlines()
     header = lines[0].split()
     assert header[0] == "position_id"
-    assert "pips_on_roll" in header and "pips_opponent" in header
+    assert "pips" in header and "opp_pips" in header
     assert set(lines[1]) <= {"-", " "}
     assert len(lines) == 4
-    on_roll, opponent = header.index("pips_on_roll"), header.index("pips_opponent")
+    on_roll, opponent = header.index("pips"), header.index("opp_pips")
     for line, (position_id, a, b) in zip(lines[2:], [(START_ID, "167", "167"),
                                                       (RACE_65_73, "65", "73")]):
         cells = line.split()  # the first columns hold no spaces
         assert (cells[0], cells[on_roll], cells[opponent]) == (position_id, a, b)
+
+
+def test_pips_table_fits_an_80_column_terminal(capsys, monkeypatch):
+    import bgcli.cli.output
+
+    positions = [START_ID, RACE_65_73, "290NAADb7g4AAA"]
+    code, whole, err = run(capsys, "pips", *positions)  # not a terminal: the whole table
+    assert code == 0 and err == "" and max(map(len, whole.splitlines())) > 80
+    assert whole.split()[:13] == ["position_id", "race", "pips", "opp_pips", "lead", "Keith",
+                                  "Thorp", "8-9-12", "Isight", "Kleinman", "EPC", "opp_EPC",
+                                  "exact_win"]
+    monkeypatch.setattr(bgcli.cli.output, "terminal_width", lambda out: 80)
+    code, out, err = run(capsys, "pips", *positions)
+    assert code == 0 and max(map(len, out.splitlines())) <= 80
+    header = out.splitlines()[0].split()
+    assert header[:5] == ["position_id", "race", "pips", "opp_pips", "lead"]
+    assert "Kleinman" in header and "Keith" in header
+    left_out = assert_one_line_error(err, "left out to fit 80 columns")
+    for column in ("Thorp", "8-9-12", "Isight"):
+        assert column in left_out and column not in header
+    # the kept cells are the whole table's
+    assert out.splitlines()[2].split()[:5] == whole.splitlines()[2].split()[:5]
+    code, csv_out, err = run(capsys, "pips", *positions, "-f", "csv")  # CSV: every field
+    assert err == "" and "thorp_verdict" in csv_out.splitlines()[0]
 
 
 def test_pips_input_file_skips_comments_and_blank_lines(capsys, tmp_path):
@@ -284,7 +397,7 @@ def test_stdout_carries_only_data(capsys, fmt, tmp_path):
 # ----------------------------------------------------------------------------- errors
 
 
-@pytest.mark.parametrize("dice", ["07", "7", "abc", "00", "77", "3-9"])
+@pytest.mark.parametrize("dice", ["07", "7", "abc", "00", "77", "3-9", "\uff13\uff11", "\uff13-1"])
 def test_bad_dice_are_usage_errors(capsys, dice):
     code, out, err = run(capsys, "moves", START_ID, dice)
     assert code == 2
@@ -401,9 +514,17 @@ def test_moves_dice_from_match_id(capsys):
 
 
 def test_moves_argument_dice_override_rolled_dice(capsys):
-    code, out, _ = run(capsys, "moves", ROLLED_XGID, "66", "-f", "json")
+    code, out, err = run(capsys, "moves", ROLLED_XGID, "66", "-f", "json")
     assert code == 0
     assert "24/18(2) 13/7(2)" in {r["move"] for r in json.loads(out)}
+    held = parse_xgid(ROLLED_XGID).match.dice
+    assert err.strip() == f"bgcli: note: DICE 66 replaces the {held[0]}{held[1]} rolled in the position"
+
+
+def test_moves_argument_dice_equal_to_rolled_dice_need_no_note(capsys):
+    held = parse_xgid(ROLLED_XGID).match.dice
+    code, _, err = run(capsys, "moves", ROLLED_XGID, f"{held[1]}{held[0]}")
+    assert code == 0 and err == ""
 
 
 def test_moves_no_legal_play(capsys):
@@ -534,3 +655,47 @@ def test_a_full_device_is_one_line_and_exit_1(argv):
     assert result.returncode == 1, result.stderr
     lines = [line for line in result.stderr.splitlines() if "games" not in line]
     assert lines == ["bgcli: error: cannot write to standard output: No space left on device"]
+
+
+# ----------------------------------------------------------------------------- output
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json", "ndjson"])
+def test_floats_are_written_without_binary_noise(fmt):
+    from bgcli.cli.output import OutputFormat, emit
+
+    out = io.StringIO()
+    emit([{"a": 0.8098799999999999, "b": 1.0000000000000002, "c": 0.925773135551069,
+           "seed": 2**53 - 1}], OutputFormat(fmt), out=out)
+    text = out.getvalue()
+    assert "0.80988" in text and "0.8098799" not in text
+    assert "1.0000000000000002" not in text and "0.925773135551" in text
+    assert "0.925773135551069" not in text  # 12 significant digits
+    assert str(2**53 - 1) in text  # integers are never rounded
+    if fmt == "csv":
+        row = next(csv.DictReader(io.StringIO(text)))
+        assert float(row["b"]) == 1.0
+    else:
+        row = json.loads(text)[0] if fmt == "json" else json.loads(text.splitlines()[0])
+        assert row["b"] == 1.0 and row["c"] == pytest.approx(0.925773135551069, rel=1e-12)
+
+
+def test_match_json_gammon_values_have_twelve_digits(capsys):
+    code, out, _ = run(capsys, "match", "3", "5", "--cube", "2", "-f", "json")
+    (row,) = json.loads(out)
+    assert code == 0
+    assert row["gammon_value_them"] == 1.46733374294  # 1.4673337429415723 in full
+
+
+@pytest.mark.parametrize("argv", [
+    ["rollout", START_ID], ["best", START_ID, "31"], ["cube", START_ID], ["batch", "-", "--rollout"],
+    ["report", "positions/examples.txt", "-o", "unused"], ["chart", "board", START_ID, "-o", "x.png"],
+    ["train", "--games", "1"],
+])
+def test_seeds_are_bounded_to_53_bits(capsys, argv):
+    """A seed above 2^53-1 would lose digits in JSON readers (jq 1.6 holds numbers as doubles)."""
+    code, out, err = run(capsys, *argv, "--seed", str(2**53))
+    assert code == 2 and out == ""
+    assert "--seed" in assert_one_line_error(err, "usage error")
+    code, out, _ = run(capsys, *argv[:1], "--help")
+    assert "2^53-1" in out

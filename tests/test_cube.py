@@ -237,6 +237,36 @@ def test_match_cube_not_available():
         analyse_match_cube(GAMMONISH, 0.68, MET, 3, 5, crawford=True)
 
 
+def test_match_take_point_dead_cube_is_risk_over_risk_plus_gain():
+    # no gammons, dead cube: the taker's chance at which taking (the game for 2 points) and
+    # passing (losing 1) give the same MWC, straight from the table
+    a = analyse_match_cube(GAMMONLESS, 0.0, MET, 3, 5)
+    pass_ = MET.mwc_after(5, 3, 1, False)  # the taker is 5-away, the doubler 3-away
+    win2, lose2 = MET.mwc_after(5, 3, 2, True), MET.mwc_after(5, 3, 2, False)
+    assert a.take_point == pytest.approx((pass_ - lose2) / (win2 - lose2), abs=1e-12)
+
+
+@pytest.mark.parametrize("away", [(5, 7), (3, 5), (7, 3), (4, 1)])
+def test_match_take_point_is_where_taking_equals_passing(away):
+    a = analyse_match_cube(GAMMONISH, 0.68, MET, *away)
+    assert a.action is not None and 0.0 < a.take_point < 1.0
+    w, wg, wbg, lg, lbg = GAMMONISH
+    p = 1.0 - a.take_point  # the doubler's chance there, gammon ratios kept
+    at = (p, p * wg / w, p * wbg / w, (1 - p) * lg / (1 - w), (1 - p) * lbg / (1 - w))
+    b = analyse_match_cube(at, 0.68, MET, *away)
+    assert b.double_take_mwc == pytest.approx(b.double_pass_mwc, abs=1e-9)
+
+
+def test_match_take_point_at_double_match_point_is_one_half():
+    # 2-away 1-away post-Crawford: a pass leaves 1-away 1-away (0.5), a take plays the match
+    assert analyse_match_cube(GAMMONISH, 0.68, MET, 2, 1).take_point == pytest.approx(0.5)
+
+
+def test_match_take_point_is_none_without_a_double():
+    assert analyse_match_cube(GAMMONISH, 0.68, MET, 1, 4).take_point is None
+    assert analyse_match_cube(GAMMONISH, 0.68, MET, 3, 1, crawford=True).take_point is None
+
+
 def test_match_fixture_variety():
     assert len(MATCH_JANOWSKI) >= 400
     assert {(r["away_me"], r["away_them"]) for r in MATCH_JANOWSKI} >= {(2, 2), (4, 1), (5, 5), (13, 13)}

@@ -3,6 +3,7 @@ action at the Match ID's cube and score, checked against gnubg's 0-ply cube anal
 
 from __future__ import annotations
 
+import csv
 import json
 import math
 from pathlib import Path
@@ -379,7 +380,51 @@ def test_match_command(capsys):
     assert row["gammon_value_me"] == pytest.approx(met.gammon_values(3, 5, 2).my_gammon)
     code, out, _ = run(capsys, "match", "1", "4", "--crawford", "-f", "json")
     assert json.loads(out)[0]["phase"] == "Crawford" and json.loads(out)[0]["mwc"] == met.mwc(1, 4, True)
-    code, out, _ = run(capsys, "match", "--table", "3", "-f", "csv")
-    assert out.splitlines()[0] == "away,1,2,3" and len(out.splitlines()) == 4
     code, _, err = run(capsys, "match", "3")
     assert code == 2 and "both away scores" in err
+
+
+def test_match_table_says_which_side_and_which_phase(capsys):
+    from bgcli.match import kazaross_xg2
+
+    met = kazaross_xg2()
+    code, out, _ = run(capsys, "match", "--table", "3", "-f", "csv")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 4
+    assert lines[0] == "on_roll_away,opponent_1_away,opponent_2_away,opponent_3_away,one_away_phase"
+    rows = list(csv.DictReader(lines))
+    # 3-away on roll against 1-away: the post-Crawford trailer's chances, not the table's
+    # pre-Crawford (Crawford game) entry
+    assert float(rows[2]["opponent_1_away"]) == round(met.post_crawford[2], 4)
+    assert float(rows[0]["opponent_3_away"]) == round(1 - met.post_crawford[2], 4)
+    assert float(rows[2]["opponent_2_away"]) == round(met.pre_crawford[2][1], 4)
+    assert {r["one_away_phase"] for r in rows} == {"post-Crawford"}
+    code, out, _ = run(capsys, "match", "--table", "3", "--crawford", "-f", "json")
+    rows = json.loads(out)
+    assert rows[2]["opponent_1_away"] == round(met.pre_crawford[2][0], 4)  # the Crawford game
+    assert rows[0]["opponent_3_away"] == round(met.pre_crawford[0][2], 4)
+    assert rows[2]["opponent_2_away"] == round(met.pre_crawford[2][1], 4)
+    assert rows[0]["one_away_phase"] == "Crawford"
+    code, out, err = run(capsys, "match", "--table", "2")
+    assert code == 0 and out.split()[:3] == ["on_roll_away", "opponent_1_away", "opponent_2_away"]
+    assert "one_away_phase" not in out and "post-Crawford" in err and "--crawford" in err
+
+
+def test_cube_table_at_a_match_score_shows_mwc_and_take_point(capsys):
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:2:4:0:7:10"  # 5-away 3-away
+    code, out, err = run(capsys, "cube", xgid, "-f", "json")
+    assert code == 0, err
+    (row,) = json.loads(out)
+    decision = cube_decision(parse_situation(xgid), [row[k] for k in (
+        "win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")])
+    assert 0.0 < row["take_point"] < 1.0
+    assert row["take_point"] == pytest.approx(decision.take_point, abs=1e-11)
+    code, out, _ = run(capsys, "cube", xgid)
+    table = {line[:27].strip(): line[27:].strip() for line in out.splitlines()[2:]}
+    for label, key in (("Cubeless MWC", "cubeless_mwc"), ("No double MWC", "no_double_mwc"),
+                       ("Double, take MWC", "double_take_mwc"), ("Double, pass MWC", "double_pass_mwc")):
+        assert table[label] == f"{100 * row[key]:.2f}%"
+    assert table["Take point"] == f"{row['take_point']:.1%} (opponent's winning chance)"
+    # money: no MWC rows, the take point as before
+    code, out, _ = run(capsys, "cube", "4HPwATDgc/ABMA")
+    assert "MWC" not in out and "Take point" in out and "%" in out

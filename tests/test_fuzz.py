@@ -73,6 +73,23 @@ def test_xgid_like_text_only_raises_parse_errors(parser, text):
     _parse_or_none(parser, text)
 
 
+@fuzz
+@given(position=st.text(alphabet=BASE64 + " :", max_size=18),
+       match=st.one_of(st.none(), st.text(alphabet=BASE64 + " :\n", max_size=16)),
+       prefix=st.sampled_from(["", "GNU Backgammon  ", "gnubg id ", " "]),
+       gap=st.sampled_from([" ", "\n                 ", "  "]))
+@example(position="4HPwATDgc/ABMA", match="cAkAAAAAAAAE", prefix="", gap=" ")
+def test_pasted_gnubg_text_only_raises_parse_errors(position, match, prefix, gap):
+    # gnubg's "Position ID: ... Match ID: ..." and two IDs as two words, near misses included
+    texts = [f"{prefix}Position ID: {position}"
+             + ("" if match is None else f"{gap}Match ID   : {match}"),
+             f"{position}{gap}{match or ''}"]
+    for text in texts:
+        situation = _parse_or_none(parse_situation, text)
+        if situation is not None:
+            assert parse_situation(situation.gnubg_id) == situation
+
+
 @st.composite
 def near_miss_xgids(draw):
     """A valid XGID with 1..4 characters replaced, deleted or inserted."""

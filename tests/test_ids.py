@@ -100,6 +100,38 @@ def test_match_id_fields_match_gnubg(row):
 XGID_ROWS = [r for r in XGID_ROWS if not r["xgid"].startswith("XGID=" + "-" * 26)]
 
 
+def _gnubg_guesses(row) -> bool:
+    """gnubg reads a cube position outside -1..1 as centred and a turn other than 1 as -1."""
+    fields = row["xgid"].split(":")
+    return fields[2] not in ("-1", "0", "1") or fields[3] not in ("-1", "1")
+
+
+GUESSED_ROWS = [r for r in XGID_ROWS if _gnubg_guesses(r)]
+XGID_ROWS = [r for r in XGID_ROWS if not _gnubg_guesses(r)]
+
+
+def test_fixture_holds_xgids_that_gnubg_guesses_at():
+    assert len(GUESSED_ROWS) >= 2
+
+
+@pytest.mark.parametrize("row", GUESSED_ROWS, ids=lambda r: r["xgid"])
+def test_xgid_fields_gnubg_guesses_at_are_refused(row):
+    with pytest.raises(ParseError, match="cube position|turn"):
+        parse_xgid(row["xgid"])
+
+
+@pytest.mark.parametrize("xgid, problem", [
+    ("XGID=-b----E-C---eE---c-e----B-:0:5:1:00:0:0:0:0:10", "cube position must be one of"),
+    ("XGID=-b----E-C---eE---c-e----B-:0:-2:1:00:0:0:0:0:10", "cube position must be one of"),
+    ("XGID=-b----E-C---eE---c-e----B-:0:0:0:00:0:0:0:0:10", "turn must be one of"),
+    ("XGID=-b----E-C---eE---c-e----B-:0:0:2:00:0:0:0:0:10", "turn must be one of"),
+    ("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:\uff17:10", "match length must be an integer"),
+])
+def test_xgid_out_of_range_fields_are_refused(xgid, problem):
+    with pytest.raises(ParseError, match=problem):
+        parse_xgid(xgid)
+
+
 @pytest.mark.parametrize("row", XGID_ROWS, ids=lambda r: r["xgid"])
 def test_xgid_reads_as_gnubg_reads_it(row):
     situation = parse_xgid(row["xgid"])

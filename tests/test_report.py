@@ -98,6 +98,65 @@ def test_charts_are_reproducible_and_undated(tmp_path):
     assert b"<dc:date" not in svg and b"Matplotlib v" not in svg
 
 
+def texts_beyond_the_edges(figure) -> list[str]:
+    """The titles and labels of a drawn figure that stick out of it left or right (cut in
+    the picture)."""
+    import matplotlib
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = FigureCanvasAgg(figure)
+    with matplotlib.rc_context(charts._RC):
+        canvas.draw()
+    renderer = canvas.get_renderer()
+    out = []
+    for ax in figure.axes:
+        for text in [ax.title, ax._left_title, ax._right_title, *ax.texts]:
+            if not text.get_text().strip():
+                continue
+            box = text.get_window_extent(renderer)
+            if box.x0 < -1 or box.x1 > figure.bbox.x1 + 1:
+                out.append(text.get_text())
+    return out
+
+
+LONG_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:7:10"
+
+
+@pytest.mark.parametrize("kind", ["board", "outcomes", "equity", "convergence", "pips", "best"])
+@pytest.mark.parametrize("label", ["4HPwATDgc/ABMA:cAkAAAAAAAAE", LONG_XGID,
+                                   f"{LONG_XGID} from the club's Tuesday night, game 3"])
+def test_chart_titles_with_full_ids_fit_the_picture(kind, label):
+    row = dict(rollout_row(), name=label, position_id=label)
+    if kind == "board":
+        figure = charts.board_figure(parse_situation(OPENING_31_XGID), title=label)
+    elif kind == "outcomes":
+        figure = charts.outcomes_figure(row)  # the title is the row's name and its numbers
+    elif kind == "convergence":
+        figure = charts.convergence_figure(np.random.default_rng(1).normal(0.1, 1.0, 500), title=label)
+    elif kind == "best":
+        figure = charts.best_plays_figure([{"rank": 1, "play": "8/5 6/5", "equity": 0.1,
+                                            "equity_se": 0.02, "dice": "31"}], title=label)
+    else:
+        figure = getattr(charts, f"{kind}_figure")([row], label)
+    assert texts_beyond_the_edges(figure) == []
+    titles = [t.get_text() for ax in figure.axes for t in (ax.title, ax._left_title) if t.get_text()]
+    shown = "".join(titles or [t.get_text() for t in figure.axes[0].texts if "XGID" in t.get_text()
+                               or "/" in t.get_text()]).replace("\n", "")
+    assert label.replace(" ", "") in shown.replace(" ", "")  # wrapped, never shortened
+
+
+def test_best_plays_chart_labels_say_they_are_95_percent_intervals():
+    rows = [{"rank": 1, "play": "8/5 6/5", "equity": 0.10, "equity_se": 0.02, "dice": "31",
+             "position_id": "4HPwATDgc/ABMA"},
+            {"rank": 2, "play": "24/21 6/5", "equity": 0.05, "equity_se": 0.02, "dice": "31",
+             "difference": -0.05, "difference_se": 0.01}]
+    figure = charts.best_plays_figure(rows)
+    (label,) = [t.get_text() for t in figure.axes[0].texts]
+    # the table shows the standard error (-0.050 ±0.010); the chart its 95% half-width
+    assert label == f"-0.050 (95%: ±{1.959963984540054 * 0.01:.3f})" == "-0.050 (95%: ±0.020)"
+    assert "95% interval" in figure.axes[0].get_xlabel()
+
+
 def test_svg_compaction_keeps_text_exact():
     svg = charts.to_bytes(charts.outcomes_figure(rollout_row(equity=0.08347)), "svg").decode()
     assert "+0.083" in svg  # text is never rounded with the coordinates
@@ -372,6 +431,26 @@ def test_report_usage_errors(tmp_path, capsys):
     assert code == 2 and err.startswith("bgcli: error:") and len(err.splitlines()) == 1
     code, _, err = run(capsys, "report", "positions/examples.txt")
     assert code == 2 and "usage error" in err
+
+
+def test_report_checks_its_folder_before_any_rollout(tmp_path, capsys, monkeypatch):
+    import bgcli.report.study
+
+    def no_rollouts(*args, **kwargs):
+        raise AssertionError("the positions were analysed before the folder was checked")
+
+    monkeypatch.setattr(bgcli.report.study, "analyse", no_rollouts)
+    listing = tmp_path / "list.txt"
+    listing.write_text(f"{RACE_ID}\n", encoding="utf-8")
+    missing = tmp_path / "none" / "a" / "b"
+    code, out, err = run(capsys, "report", str(listing), "-o", str(missing))
+    assert code == 2 and out == ""
+    assert err == (f"bgcli: error: cannot write the report in {str(missing)!r}: "
+                   f"no folder {str(missing.parent)!r} to make it in\n")
+    assert not (tmp_path / "none").exists()  # no parents made, as chart and batch
+    code, out, err = run(capsys, "report", str(listing), "-o", str(listing))
+    assert code == 2 and out == "" and err.strip().endswith("it is a file, not a folder")
+    assert len(err.splitlines()) == 1
 
 
 # ---------------------------------------------------------------------------- the chart command

@@ -234,7 +234,7 @@ def test_same_seed_same_numbers_different_seed_different():
 
 def test_random_seed_is_drawn_and_reported():
     result = rollout(RACE, RolloutSettings(trials=36, variance_reduction=False))
-    assert result.settings.seed is not None and 0 <= result.settings.seed < 2**63
+    assert result.settings.seed is not None and 0 <= result.settings.seed < 2**53
     again = rollout(RACE, result.settings)
     np.testing.assert_array_equal(result.means, again.means)
 
@@ -541,6 +541,29 @@ def test_cli_rollout_json_carries_the_settings(capsys):
     assert row["equity"] == pytest.approx(library.equity, abs=1e-12)
 
 
+def test_cli_rollout_table_fits_an_80_column_terminal(capsys, monkeypatch):
+    import bgcli.cli.output
+
+    # a 16-digit seed, as the random ones are
+    args = ["rollout", "4HPwATDgc/ABMA", "a5yDAQYtO4MBAw", "--trials", "36", "--seed", str(2**53 - 1)]
+    code, whole, _ = run(capsys, *args)  # not a terminal: every rate with its SE
+    assert code == 0 and max(map(len, whole.splitlines())) > 80
+    assert whole.splitlines()[2].split()[2].startswith("±")  # Win's standard error
+    monkeypatch.setattr(bgcli.cli.output, "terminal_width", lambda out: 80)
+    code, out, err = run(capsys, *args)
+    lines = out.splitlines()
+    assert code == 0 and max(map(len, lines)) <= 80 and len(lines) == 4
+    header = lines[0].split()
+    assert header == ["position_id", "Win", "W(g)", "L(g)", "Equity", "games", "seed"]
+    assert "left out to fit 80 columns: W(bg), L(bg)" in err
+    code, out_json, _ = run(capsys, *args, "-f", "json")
+    row = json.loads(out_json)[0]
+    cells = lines[2].split()
+    assert cells[0] == "4HPwATDgc/ABMA" and cells[1] == f"{row['win']:.3f}"
+    assert cells[4:6] == [f"{row['equity']:+.3f}", f"±{row['equity_se']:.3f}"]
+    assert cells[-1] == str(2**53 - 1)
+
+
 def test_cli_rollout_reports_a_seed_that_reproduces_it(capsys):
     args = ["rollout", "f42ABwC/cfAAAA", "--trials", "72", "--no-variance-reduction",
             "-f", "json"]
@@ -558,7 +581,8 @@ def test_cli_rollout_reports_a_seed_that_reproduces_it(capsys):
 
 @pytest.mark.parametrize("bad", [["--trials", "0"], ["--policy", "nonsense"],
                                  ["--truncate", "-1"], ["--threads", "0"],
-                                 ["--stop-se", "0"]])
+                                 ["--stop-se", "0"], ["--seed", str(2**53)],
+                                 ["--seed", "-1"]])
 def test_cli_rollout_bad_options_exit_2_with_one_line(capsys, bad):
     code, out, err = run(capsys, "rollout", "4HPwATDgc/ABMA", *bad)
     assert code == 2

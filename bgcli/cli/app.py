@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import sys
 
 import typer
 
-from ..errors import BgcliError
+from ..errors import BgcliError, shortened
 from . import batch, decisions, positions, rollout, report, train  # noqa: F401  (registers the commands)
 from .common import app, sigterm_as_interrupt
 from .inputs import InputError
@@ -34,6 +35,28 @@ def _click_class(name: str) -> type:
 
 UsageError = _click_class("UsageError")
 ClickException = _click_class("ClickException")
+
+
+# An XGID pasted without its "XGID=" prefix: 26 board characters, then its fields. When the
+# first point is empty it starts with '-', and the parser would take it for an option.
+_BARE_XGID = re.compile(r"^-[-A-Pa-p]{25}:")
+
+
+def _with_xgid_prefix(argv: list[str]) -> list[str]:
+    """``argv`` with ``XGID=`` put before every bare XGID that starts with '-'."""
+    return [f"XGID={arg}" if _BARE_XGID.match(arg) else arg for arg in argv]
+
+
+def _plain_flags(command, parent=None) -> None:
+    """Show on/off options (``--version``, ``--help``, ``--rollout/--no-rollout``) in the help
+    as bare flags: typer's rich help would print a ``<bool>`` metavar after them, as if they
+    took a value."""
+    context = typer.Context(command, parent=parent, **command.context_settings)
+    for param in command.get_params(context):  # get_params creates --help too
+        if getattr(param, "is_flag", False) and not param.count and param.metavar is None:
+            param.metavar = ""
+    for sub in getattr(command, "commands", {}).values():
+        _plain_flags(sub, context)
 
 
 def _say(line: str) -> None:
@@ -92,7 +115,10 @@ def _invoke(argv: list[str] | None) -> int:
     """Run the command line; its exit code. Called without typer's own ``main``, which turns a
     closed pipe into a silent exit 1 before we can see it."""
     command = typer.main.get_command(app)
-    args = sys.argv[1:] if argv is None else list(argv)
+    _plain_flags(command)
+    args = _with_xgid_prefix(sys.argv[1:] if argv is None else list(argv))
+    # as typer's main does: tab completion asks through an environment variable
+    command._main_shell_completion({}, "bgcli")
     try:
         with command.make_context("bgcli", args) as ctx:
             command.invoke(ctx)
@@ -115,7 +141,7 @@ def main(argv: list[str] | None = None) -> None:
         if exc.ctx is not None and exc.ctx.command_path:
             hint = f" (see '{exc.ctx.command_path} --help')"
         # no_args_is_help has already printed the help and leaves the message empty
-        message = exc.format_message().strip() or "missing command"
+        message = shortened(exc.format_message().strip()) or "missing command"
         code = _fail(f"usage error: {message}{hint}", 2)
     except InputError as exc:
         code = _fail(f"error: {exc}", 2)
@@ -124,7 +150,7 @@ def main(argv: list[str] | None = None) -> None:
     except (typer.Abort, KeyboardInterrupt):
         code = _fail("interrupted", 130)
     except ClickException as exc:
-        code = _fail(f"error: {exc.format_message()}", exc.exit_code)
+        code = _fail(f"error: {shortened(exc.format_message())}", exc.exit_code)
     except (StdoutError, OSError) as exc:
         code = _output_failed(exc)
     finally:

@@ -14,7 +14,7 @@ from typing import Optional
 import typer
 
 from ..batch import CLUSTER_TIMEOUT
-from .common import app, parse_dice_option, sigterm_as_interrupt
+from .common import MAX_SEED, SEED_RANGE_HELP, app, parse_dice_option, sigterm_as_interrupt
 from .inputs import InputError
 
 
@@ -181,8 +181,8 @@ def batch(
     with_rollout: bool = typer.Option(False, "--rollout/--no-rollout",
                                       help="Roll every position out too (default: pip counts and race metrics only)."),
     trials: Optional[int] = typer.Option(None, "--trials", "-n", min=1, help="Games per position (default 1296)."),
-    seed: Optional[int] = typer.Option(None, "--seed", "-s", min=0, max=2**63 - 1,
-                                       help="Master seed; each position's seed derives from it and the position. Drawn at random (and kept in every row) if omitted; --resume reuses OUT's."),
+    seed: Optional[int] = typer.Option(None, "--seed", "-s", min=0, max=MAX_SEED,
+                                       help="Master seed; each position's seed derives from it and the position. Drawn at random (and kept in every row) if omitted; --resume reuses OUT's. " + SEED_RANGE_HELP),
     truncate: Optional[int] = typer.Option(None, "--truncate", min=0,
                                            help="Stop each game after this many plies and score it with the evaluator (default 0: play to the end)."),
     variance_reduction: Optional[bool] = typer.Option(None, "--variance-reduction/--no-variance-reduction",
@@ -284,7 +284,7 @@ def _resumed_and_plan(output, fmt, resume, overwrite, settings, seed, roll, poli
         if settings is not None:
             master_seed = seed if seed is not None else (
                 done.master_seed if done is not None and done.master_seed is not None
-                else secrets.randbits(63))
+                else secrets.randbits(53))
         plan = BatchPlan(rollout=settings, master_seed=master_seed,
                          policy=settings.policy if settings is not None else policy or BatchPlan.policy,
                          dice=(max(roll), min(roll)) if roll is not None else None, plies=plies)
@@ -303,15 +303,15 @@ def _collection(collection: str):
     from ..errors import CollectionError
 
     source = None if collection == "-" else Path(collection)
-    name = "<stdin>" if source is None else str(source)
     try:
         total = sum(1 for _ in read_collection(source)) if source is not None else None
         items = read_collection(source)
         first = next(items, None)
     except CollectionError as exc:
         raise InputError(str(exc)) from None
-    if first is None:
-        raise InputError(f"no positions in {name!r}")
+    if first is None:  # the words of report (a file) and the other commands (stdin)
+        raise InputError(f"no positions in {str(source)!r}" if source is not None
+                         else "no positions on standard input")
     return total, itertools.chain([first], items)
 
 

@@ -9,7 +9,8 @@ from typing import Optional
 
 import typer
 
-from .common import FormatOption, app, dice_for
+from ..errors import BgcliError, OutputError
+from .common import FormatOption, app, check_writable, dice_for
 from .output import OutputFormat, emit
 from .rollout import (BearoffTruncationOption, PolicyOption, QuasiRandomOption, SeedOption,
                       ThreadsOption, TrialsOption, TruncateOption, VarianceReductionOption,
@@ -26,13 +27,16 @@ def _pm(value: float, se: float, digits: int = 3) -> str:
 
 
 def _settings(trials, seed, threads, truncate, variance_reduction, quasi_random,
-              bearoff_truncation, policy):
+              bearoff_truncation, policy, cubeful: bool = False):
+    from dataclasses import replace
+
     from ..rollout import RolloutSettings
 
     settings = RolloutSettings(trials=trials, seed=seed, policy=policy, truncate=truncate,
                                variance_reduction=variance_reduction, quasi_random=quasi_random,
                                bearoff_truncation=bearoff_truncation, threads=threads)
-    problems = settings.problems()
+    # checked as the rollouts will run: cubeful ones refuse variance reduction
+    problems = replace(settings, cubeful=cubeful).problems()
     if problems:
         raise typer.BadParameter("; ".join(problems))
     return settings.with_seed()
@@ -69,7 +73,7 @@ def _best_table_row(row: dict) -> dict:
 @app.command()
 def best(
     position: str = PositionArgument,
-    dice: Optional[str] = typer.Argument(None, help="The roll, e.g. 31; optional when the Match ID or XGID holds rolled dice."),
+    dice: Optional[str] = typer.Argument(None, help="The roll, e.g. 31; optional when the Match ID or XGID holds rolled dice (given, it replaces them, with a note on stderr)."),
     candidates: int = typer.Option(5, "--candidates", "-c", min=1, help="How many of the evaluator's best plays to roll out."),
     evaluate_only: bool = typer.Option(False, "--evaluate-only", help="No rollouts: every legal play ranked by the evaluator."),
     plies: int = PliesOption,
@@ -91,6 +95,8 @@ def best(
     from ..decisions import best_plays
     from ..notation.detect import parse_situation
 
+    if chart is not None:
+        check_writable(chart, "--chart", (".png", ".svg"))
     situation = parse_situation(position)
     rolled = dice_for(situation, dice)
     settings = None if evaluate_only else _settings(trials, seed, threads, truncate,
@@ -115,14 +121,21 @@ def best(
     rows = [common | c.row() for c in result.candidates]
     if not rows:
         typer.echo(f"bgcli: no legal play for {rolled[0]}{rolled[1]}", err=True)
-    if chart is not None and rows:
+    emit([_best_table_row(r) for r in rows] if fmt == OutputFormat.table else rows, fmt)
+    if chart is not None and rows:  # after the rows: a chart that fails loses no result
         from ..report.charts import best_plays_figure, save
 
-        save(best_plays_figure(rows), chart)
-    emit([_best_table_row(r) for r in rows] if fmt == OutputFormat.table else rows, fmt)
+        try:
+            save(best_plays_figure(rows), chart)
+        except OSError as exc:
+            raise OutputError(f"cannot write {str(chart)!r}: {exc.strerror or exc}") from None
     if result.partial:
         typer.echo("bgcli: interrupted: the rollouts are partial", err=True)
         raise typer.Exit(130)
+
+
+def _percent(value) -> str:
+    return "" if value is None else f"{100 * value:.2f}%"
 
 
 def _cube_table(row: dict) -> list[dict]:
@@ -130,8 +143,14 @@ def _cube_table(row: dict) -> list[dict]:
              ("No double", _pm(row["no_double"], row.get("no_double_se"))),
              ("Double, take", _pm(row["double_take"], row.get("double_take_se"))),
              ("Double, pass", _pm(row["double_pass"], None)),
-             ("Cubeless equity", _pm(row["cubeless_equity"], row.get("cubeless_equity_se"))),
-             ("Take point", f"{row['take_point']:.1%}" if row.get("take_point") else ""),
+             ("Cubeless equity", _pm(row["cubeless_equity"], row.get("cubeless_equity_se")))]
+    if "cubeless_mwc" in row:  # at a match score: the same in match winning chances
+        lines += [("Cubeless MWC", _percent(row["cubeless_mwc"])),
+                  ("No double MWC", _percent(row["no_double_mwc"])),
+                  ("Double, take MWC", _percent(row["double_take_mwc"])),
+                  ("Double, pass MWC", _percent(row["double_pass_mwc"]))]
+    lines += [("Take point", "" if row.get("take_point") is None
+                              else f"{row['take_point']:.1%} (opponent's winning chance)"),
              ("Win W(g) W(bg) L(g) L(bg)", " ".join(f"{row[k]:.3f}" for k in (
                  "win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon"))),
              ("Cube", f"{row['cube_value']} ({row['cube_owner']}), {row['score']}"
@@ -177,7 +196,7 @@ def cube(
     settings = None
     if rollout or cubeful:
         settings = _settings(trials, seed, threads, truncate, variance_reduction, quasi_random,
-                             bearoff_truncation, policy)
+                             bearoff_truncation, policy, cubeful=cubeful)
     if cubeful:
         decision = _cubeful_decision(situation, settings, jacoby)
         extra = {"source": f"cubeful rollouts, {settings.trials} games each"}
@@ -222,15 +241,57 @@ def _cubeful_decision(situation, settings, jacoby):
             bar.close()
 
 
+# a normalised equity is in cubes: a backgammon won or lost is 3 of them
+MAX_NORMALISED_EQUITY = 3.0
+
+
+def _check_equity(met, equity: float, away_me: int, away_them: int, cube: int,
+                  crawford: bool) -> None:
+    """Refuse an --equity that no game can have at this score: not finite, beyond a
+    backgammon (3 cubes), or past the MWC of 0 or 1 the table gives at this score."""
+    low, high = -MAX_NORMALISED_EQUITY, MAX_NORMALISED_EQUITY
+    try:
+        low = max(low, met.mwc_to_equity(0.0, away_me, away_them, cube, crawford))
+        high = min(high, met.mwc_to_equity(1.0, away_me, away_them, cube, crawford))
+    except BgcliError:  # winning and losing the cube give the same MWC: any equity maps alike
+        pass
+    if not (math.isfinite(equity) and low <= equity <= high):
+        raise typer.BadParameter(f"the normalised equity must be a number from {low:+.4f} to "
+                                 f"{high:+.4f} at {away_me}-away, {away_them}-away with the cube "
+                                 f"at {cube} (at most a backgammon either way, MWC 0 to 1), "
+                                 f"not {equity}", param_hint="--equity")
+
+
+def _emit_match_table(met, size: int, crawford: bool, fmt: OutputFormat) -> None:
+    """The MET up to ``size``-away, rows the player on roll. Cells with a side 1-away are not
+    pre-Crawford: they hold the game ``crawford`` names, and every row says which (in the
+    table format a note on stderr does)."""
+    phase = "Crawford" if crawford else "post-Crawford"
+    rows = [{"on_roll_away": me}
+            | {f"opponent_{them}_away": round(met.mwc(me, them, crawford and 1 in (me, them)), 4)
+               for them in range(1, size + 1)}
+            | {"one_away_phase": phase}
+            for me in range(1, size + 1)]
+    if fmt == OutputFormat.table:
+        # the phase would repeat on every row: one note instead (stderr: stdout is data)
+        columns = [c for c in rows[0] if c != "one_away_phase"]
+        emit(rows, fmt, columns)
+        typer.echo(f"bgcli match: MWC of the player on roll at the start of a game; a side "
+                   f"1-away (row or column 1): the {phase} game"
+                   + ("" if crawford else " (--crawford: the Crawford game)"), err=True)
+    else:
+        emit(rows, fmt)
+
+
 @app.command("match")
 def match_table(
     away_me: Optional[int] = typer.Argument(None, min=1, help="Points the player on roll still needs."),
     away_them: Optional[int] = typer.Argument(None, min=1, help="Points the opponent still needs."),
-    crawford: bool = typer.Option(False, "--crawford", help="This game is the Crawford game (a side is 1-away, no doubling)."),
+    crawford: bool = typer.Option(False, "--crawford", help="This game is the Crawford game (a side is 1-away, no doubling); with --table, the 1-away row and column are the Crawford game."),
     cube: int = typer.Option(1, "--cube", min=1, help="Cube value for gammon values and equity <-> MWC."),
     equity: Optional[float] = typer.Option(None, "--equity", help="Also convert this normalised equity to MWC."),
     mwc: Optional[float] = typer.Option(None, "--mwc", min=0.0, max=1.0, help="Also convert this MWC to normalised equity."),
-    table: Optional[int] = typer.Option(None, "--table", min=1, max=25, help="Print the pre-Crawford table up to this many away (rows: player on roll)."),
+    table: Optional[int] = typer.Option(None, "--table", min=1, max=25, help="Print the table up to this many away: the MWC of the player on roll, one row per on_roll_away, against the opponent, one column per opponent_N_away, at the start of a game. A cell with a side 1-away is a post-Crawford game, or with --crawford the Crawford game (the one_away_phase column says which)."),
     fmt: OutputFormat = FormatOption,
 ) -> None:
     """Match equity (Kazaross-XG2, gnubg's default table): match winning chances at a score, after winning or losing the cube, gammon values, and equity <-> MWC; or the whole table.
@@ -241,9 +302,7 @@ def match_table(
 
     met = kazaross_xg2()
     if table is not None:
-        rows = [{"away": me} | {f"{them}": round(met.mwc(me, them), 4) for them in range(1, table + 1)}
-                for me in range(1, table + 1)]
-        emit(rows, fmt)
+        _emit_match_table(met, table, crawford, fmt)
         return
     if away_me is None or away_them is None:
         raise typer.BadParameter("give both away scores, e.g. 3 5, or --table N")
@@ -260,6 +319,7 @@ def match_table(
            "backgammon_value_me": values.my_backgammon,
            "backgammon_value_them": values.their_backgammon}
     if equity is not None:
+        _check_equity(met, equity, away_me, away_them, cube, crawford)
         row["equity"] = equity
         row["mwc_of_equity"] = met.equity_to_mwc(equity, away_me, away_them, cube, crawford)
     if mwc is not None:

@@ -28,14 +28,21 @@ class RawPosition:
 
 
 def _collection(path: Path | None) -> Iterator[RawPosition]:
+    """The rows of a collection. A collection that cannot be read at all is an ``InputError``;
+    one that breaks off part-way (a quote never closed) ends with a bad row where it broke, so
+    the positions before it are still computed and shown."""
+    read_any = False
     try:
         for item in read_collection(path):
+            read_any = True
             if isinstance(item, EntryError):
                 yield RawPosition("", item.label, item.message)
             else:
                 yield RawPosition(item.position, item.label)
     except CollectionError as exc:
-        raise InputError(str(exc)) from None
+        if not read_any or exc.where is None:
+            raise InputError(str(exc)) from None
+        yield RawPosition("", exc.where, f"{exc.reason}; the rest of the file is not read")
 
 
 def gather(arguments: list[str] | None, input_file: Path | None) -> Iterator[RawPosition]:

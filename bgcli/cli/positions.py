@@ -8,7 +8,8 @@ from typing import List, Optional
 
 import typer
 
-from .common import FormatOption, InputOption, app, dice_for, parse_dice_option, report, situations
+from .common import (FormatOption, InputOption, app, dice_for, no_positions, parse_dice_option,
+                     report, situations)
 from .output import OutputFormat, emit
 
 
@@ -63,11 +64,17 @@ def show(
     }], fmt)
 
 
-PIPS_TABLE_COLUMNS = [
-    "position_id", "is_race", "pips_on_roll", "pips_opponent", "pip_difference", "keith_verdict",
-    "thorp_verdict", "eight_nine_twelve_verdict", "isight_verdict", "kleinman_win_probability",
-    "epc_on_roll", "epc_opponent", "race_win_exact",
-]
+# the table's columns, short headers for the fields (CSV and JSON keep the field names)
+PIPS_TABLE_COLUMNS = {
+    "position_id": "position_id", "race": "is_race", "pips": "pips_on_roll",
+    "opp_pips": "pips_opponent", "lead": "pip_difference", "Keith": "keith_verdict",
+    "Thorp": "thorp_verdict", "8-9-12": "eight_nine_twelve_verdict", "Isight": "isight_verdict",
+    "Kleinman": "kleinman_win_probability", "EPC": "epc_on_roll", "opp_EPC": "epc_opponent",
+    "exact_win": "race_win_exact",
+}
+# what a narrow terminal keeps first: the counts, then the verdicts players quote most
+PIPS_TABLE_PRIORITY = ["position_id", "pips", "opp_pips", "lead", "race", "Kleinman", "Keith",
+                       "exact_win", "Thorp", "EPC", "opp_EPC", "Isight", "8-9-12"]
 
 
 @app.command()
@@ -97,8 +104,12 @@ def pips(
                     for key, value in bearoff_metrics(situation.position).items()})
         rows.append(row)
     if not rows and not failed:
-        raise typer.BadParameter("give positions as arguments, with --input FILE, or '-' for stdin")
-    emit(rows, fmt, PIPS_TABLE_COLUMNS)
+        raise no_positions(positions, input_file)
+    if fmt == OutputFormat.table:
+        emit([{label: row.get(key) for label, key in PIPS_TABLE_COLUMNS.items()} for row in rows],
+             fmt, priority=PIPS_TABLE_PRIORITY)
+    else:
+        emit(rows, fmt)
     if failed:
         raise typer.Exit(1)
 
@@ -107,7 +118,8 @@ def pips(
 def moves(
     position: str = typer.Argument(..., help="A Position ID, POSITIONID:MATCHID or XGID."),
     dice: Optional[str] = typer.Argument(None, help="The roll, e.g. 31 or 3-1; optional when the "
-                                         "Match ID or XGID holds rolled dice."),
+                                         "Match ID or XGID holds rolled dice (given, it "
+                                         "replaces them, with a note on stderr)."),
     fmt: OutputFormat = FormatOption,
 ) -> None:
     """Every legal play for a roll, in gnubg's notation, with the resulting position (the opponent then on roll, as gnubg shows it).
@@ -157,6 +169,8 @@ def convert(
         converted = {Notation.gnubg: situation.gnubg_id, Notation.xgid: situation.xgid,
                      Notation.posid: situation.position_id}[to]
         rows.append({"input": raw.text, "output": converted})
+    if not rows and not failed:
+        raise no_positions(positions, input_file)
     if fmt == OutputFormat.table:
         for row in rows:
             typer.echo(row["output"])

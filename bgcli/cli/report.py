@@ -4,6 +4,7 @@ study report (an HTML page and its Markdown twin)."""
 from __future__ import annotations
 
 import enum
+import os
 import shlex
 import sys
 import time
@@ -12,8 +13,9 @@ from typing import Optional
 
 import typer
 
-from ..rollout import RolloutSettings
-from .common import app, report as report_error
+from ..errors import BgcliError
+from ..rollout import SEED_BITS, RolloutSettings
+from .common import MAX_SEED, SEED_RANGE_HELP, app, check_writable, report as report_error
 from .inputs import InputError
 
 DEFAULTS = RolloutSettings()  # the rollout options default to bgcli rollout's
@@ -34,9 +36,10 @@ class ChartKind(str, enum.Enum):
 TrialsOption = typer.Option(DEFAULTS.trials, "--trials", "-n", min=1,
                             help="Games per position for rollouts run here (a second or two a "
                                  "position; the equity's SE is about 0.03 at 1296).")
-SeedOption = typer.Option(None, "--seed", "-s", min=0, max=2**63 - 1,
+SeedOption = typer.Option(None, "--seed", "-s", min=0, max=MAX_SEED,
                           help="Master seed, as in bgcli batch: each position's seed derives from "
-                               "it and the position. Drawn at random (and shown) if omitted.")
+                               "it and the position. Drawn at random (and shown) if omitted. "
+                               + SEED_RANGE_HELP)
 ThreadsOption = typer.Option(None, "--threads", "-t", min=1,
                              help="Threads (default: all cores). Results do not depend on it.")
 TruncateOption = typer.Option(DEFAULTS.truncate, "--truncate", min=0,
@@ -64,7 +67,7 @@ def _settings(trials, threads, truncate, variance_reduction, quasi_random, initi
 def _master_seed(seed: Optional[int]) -> int:
     import secrets
 
-    return seed if seed is not None else secrets.randbits(63)
+    return seed if seed is not None else secrets.randbits(SEED_BITS)
 
 
 class _Progress:
@@ -163,11 +166,11 @@ def chart(
     from ..report.document import describe
     from ..report.study import analyse, replay_games
 
-    if output.suffix.lower() not in (".png", ".svg"):
-        raise typer.BadParameter(f"name the picture .png or .svg, not {str(output)!r}",
-                                 param_hint="--output")
+    check_writable(output, "--output", (".png", ".svg"))
     settings = _settings(trials, threads, truncate, variance_reduction, quasi_random, initial, policy)
     entries, from_file = _entries_from_source(source)
+    if not entries:
+        raise InputError(f"no positions in {source!r}: nothing to draw")
     single = kind in (ChartKind.board, ChartKind.outcomes, ChartKind.convergence)
     chosen = [_pick(entries, ident, source)] if single else entries
     needs_rollout = kind in (ChartKind.outcomes, ChartKind.equity) or (
@@ -180,8 +183,8 @@ def chart(
     for entry in failed:
         report_error(entry.label or source, entry.error)
     good = [e for e in chosen if not e.error and e.situation is not None]
-    if not good:
-        raise typer.Exit(1)
+    if not good:  # every row failed, and each was reported above
+        raise BgcliError(f"no position of {source!r} could be drawn")
     entry = good[0]
     label = (f"{entry.id}. {describe(entry)}" if from_file and entry.id
              else entry.situation.gnubg_id)
@@ -239,6 +242,23 @@ def _command_text(source: Path, output: Path, title, rolled: bool, settings, mas
     return shlex.join(words)
 
 
+def _check_report_folder(folder: Path) -> None:
+    """Refuse a folder the report cannot be written in now, not after minutes of rollouts: it
+    must be a folder or be creatable in an existing, writable one (as chart and batch, no
+    missing parents are made)."""
+    problem = None
+    if folder.exists() and not folder.is_dir():
+        problem = "it is a file, not a folder"
+    else:
+        home = folder if folder.exists() else folder.parent
+        if not home.is_dir():
+            problem = f"no folder {str(home)!r} to make it in"
+        elif not os.access(home, os.W_OK | os.X_OK):
+            problem = f"{str(home)!r} is not writable"
+    if problem:
+        raise InputError(f"cannot write the report in {str(folder)!r}: {problem}")
+
+
 @app.command()
 def report(
     source: Path = typer.Argument(..., metavar="INPUT",
@@ -270,6 +290,7 @@ def report(
     from ..report.study import StudyError, analyse, replay_games
 
     settings = _settings(trials, threads, truncate, variance_reduction, quasi_random, initial, policy)
+    _check_report_folder(output)
     entries = _read(source)
     if not entries:
         raise InputError(f"no positions in {str(source)!r}")

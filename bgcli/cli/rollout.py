@@ -10,13 +10,15 @@ import typer
 
 from ..errors import BgcliError
 
-from .common import FormatOption, InputOption, app, report, situations
-from .output import OutputFormat, emit
+from .common import (MAX_SEED, SEED_RANGE_HELP, FormatOption, InputOption, app, no_positions,
+                     report, situations)
+from .output import OutputFormat, emit, fits
 
 # rollout options shared by every command that rolls out (rollout, best, cube)
 TrialsOption = typer.Option(1296, "--trials", "-n", min=1, help="Games per position.")
-SeedOption = typer.Option(None, "--seed", "-s", min=0, max=2**63 - 1,
-                          help="Dice seed; a random one is drawn and reported if omitted.")
+SeedOption = typer.Option(None, "--seed", "-s", min=0, max=MAX_SEED,
+                          help="Dice seed; a random one is drawn and reported if omitted. "
+                               + SEED_RANGE_HELP)
 ThreadsOption = typer.Option(None, "--threads", "-t", min=1,
                              help="Threads (default: all cores). Results do not depend on it.")
 TruncateOption = typer.Option(0, "--truncate", min=0,
@@ -35,6 +37,11 @@ PolicyOption = typer.Option("net", "--policy", help="How the games are played: n
 
 ROLLOUT_TABLE_COLUMNS = ["position_id", "Win", "W(g)", "W(bg)", "L(g)", "L(bg)", "Equity",
                          "games", "seed"]
+# what a narrow terminal keeps first (the seed before the rarest rates: it reproduces the row)
+ROLLOUT_TABLE_PRIORITY = ["position_id", "Equity", "Cubeful", "Win", "W(g)", "L(g)", "games",
+                          "seed", "W(bg)", "L(bg)"]
+RATES = (("win", "Win"), ("win_gammon", "W(g)"), ("win_backgammon", "W(bg)"),
+         ("lose_gammon", "L(g)"), ("lose_backgammon", "L(bg)"))
 
 
 def _plus_minus(mean: float, se: float) -> str:
@@ -52,6 +59,25 @@ def _rollout_table_row(row: dict) -> dict:
     out["games"] = row["games"] if not row["partial"] else f"{row['games']} (partial)"
     out["seed"] = row["seed"]
     return out
+
+
+def _compact_rollout_row(row: dict) -> dict:
+    """The table row for a narrow terminal: rates to 3 decimals without their standard
+    errors (CSV and JSON have them), the equity with its own."""
+    out = {"position_id": row["position_id"]}
+    out.update({label: f"{row[name]:.3f}" for name, label in RATES})
+    out["Equity"] = f"{row['equity']:+.3f} ±{row['equity_se']:.3f}"
+    if "cubeful_equity" in row:
+        out["Cubeful"] = f"{row['cubeful_equity']:+.3f} ±{row['cubeful_equity_se']:.3f}"
+    out["games"] = row["games"] if not row["partial"] else f"{row['games']} (partial)"
+    out["seed"] = row["seed"]
+    return out
+
+
+def _rollout_table(rows: list[dict]) -> list[dict]:
+    """gnubg-style rows with every standard error, or compact ones where those do not fit."""
+    full = [_rollout_table_row(row) for row in rows]
+    return full if fits(full) else [_compact_rollout_row(row) for row in rows]
 
 
 def _owner_on_roll(match) -> str:
@@ -167,9 +193,9 @@ def rollout(
     settings = settings.with_seed()
     rows, failed, interrupted = _roll_all(positions, input_file, settings)
     if not rows and not failed and not interrupted:
-        raise typer.BadParameter("give positions as arguments, with --input FILE, or '-' for stdin")
+        raise no_positions(positions, input_file)
     if fmt == OutputFormat.table:
-        emit([_rollout_table_row(row) for row in rows], fmt)
+        emit(_rollout_table(rows), fmt, priority=ROLLOUT_TABLE_PRIORITY)
     else:
         emit(rows, fmt)
     if interrupted:

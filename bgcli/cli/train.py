@@ -9,14 +9,14 @@ from typing import Optional
 
 import typer
 
-from .common import app, sigterm_as_interrupt
+from .common import MAX_SEED, SEED_RANGE_HELP, app, check_writable, sigterm_as_interrupt
 
 
 @app.command()
 def train(
     games: int = typer.Option(10_000, "--games", "-n", help="Train until this many games in all (a resumed run counts its earlier games)."),
     minutes: Optional[float] = typer.Option(None, "--minutes", help="Stop after this many minutes even if --games is not reached."),
-    seed: int = typer.Option(1, "--seed", help="Seed of the initial weights and of every game's dice."),
+    seed: int = typer.Option(1, "--seed", min=0, max=MAX_SEED, help="Seed of the initial weights and of every game's dice; " + SEED_RANGE_HELP),
     alpha: Optional[float] = typer.Option(None, "--alpha", help="Learning rate (default 0.1; with --resume: the checkpoint's, unless given)."),
     lam: float = typer.Option(0.7, "--lambda", help="Trace decay lambda of TD(lambda)."),
     explore: Optional[float] = typer.Option(None, "--explore", help="Share of games (0..1) that open with 1-10 random plays before the net takes over, so that it learns positions greedy self-play avoids (default 0; with --resume: the checkpoint's, unless given)."),
@@ -55,6 +55,10 @@ def train(
         raise typer.BadParameter(f"no such file: {str(positions)!r}")
     if resume is not None and not resume.exists():
         raise typer.BadParameter(f"no such checkpoint: {str(resume)!r}")
+    # before the first game, not after hours of them
+    check_writable(checkpoint, "--checkpoint", (".npz",))
+    if record_json is not None:
+        check_writable(record_json, "--record")
     given_alpha = ["--alpha", str(settings.alpha)] if alpha is not None or resume is None else []
     command = shlex.join(["bgcli", "train", "--games", str(games), "--seed", str(seed)]
                          + given_alpha + ["--lambda", str(lam)]

@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 from ..errors import ParseError
 
-_DICE = re.compile(r"^\s*(\d)\s*[-,/ ]?\s*(\d)\s*$")
+_DICE = re.compile(r"^\s*([0-9])\s*[-,/ ]?\s*([0-9])\s*$")  # ASCII: \d also matches "３"
 
 
 class Dice(NamedTuple):

@@ -81,7 +81,7 @@ def format_move(board: np.ndarray, steps) -> str:
     return " ".join(texts)
 
 
-_SEGMENT = re.compile(r"^(bar|b|\d{1,2})((?:/(?:\d{1,2}|off|o)\*?)+)(?:\((\d)\))?$", re.I)
+_SEGMENT = re.compile(r"^(bar|b|\d{1,2})((?:/(?:\d{1,2}|off|o)\*?)+)(?:\((\d)\))?$", re.I | re.ASCII)
 
 
 @dataclass(frozen=True)

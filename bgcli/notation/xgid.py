@@ -7,8 +7,9 @@ Field meanings and perspective, as GNU Backgammon's ``set xgid`` reads them (the
   counted from the bottom player's home board, character 25 is the bottom player's bar.
   ``-`` is empty, ``A``..``P`` are 1..15 bottom (X) checkers, ``a``..``p`` top (O) checkers.
 * cube: log2 of the cube value. cubepos: 1 the bottom player owns it, -1 the top player, 0
-  (or any other value, as gnubg reads it) centred. turn: 1 the bottom player is on roll, -1
-  (or any other value) the top player.
+  centred. turn: 1 the bottom player is on roll, -1 the top player. gnubg reads any other
+  cubepos as centred and any other turn as -1; bgcli refuses them, since such an XGID was not
+  written by XG or gnubg and guessing would show a position the user did not mean.
 * dice: ``00`` not yet rolled, ``D`` a double is offered (the turn player doubled), else the
   two dice; beaver/raccoon states (``B``/``R``) are refused, as gnubg refuses them.
 * score1 is the bottom player's score, score2 the top player's.
@@ -30,7 +31,7 @@ from ..position import CHECKERS, Position
 from .gnubgid import CENTERED, GameState, MatchState
 
 _XGID = re.compile(r"^(?:XGID=)?([A-Pa-p-]{26})((?::[^:]*){9})$", re.I)
-_INT = re.compile(r"^-?\d{1,5}$")
+_INT = re.compile(r"^-?[0-9]{1,5}$")  # ASCII digits only: int() also reads "３"
 DEFAULT_MAX_CUBE = 10
 MAX_MATCH_LENGTH = 64  # the longest match gnubg accepts from an XGID
 
@@ -67,10 +68,8 @@ def parse_xgid(text: str):
     chars = match.group(1)
     fields = match.group(2)[1:].split(":")
     cube_log2 = _field_int("cube", fields[0], whole, range(0, 16))
-    # as gnubg reads them: 1 is the bottom player, anything else the top player (turn) or
-    # a centred cube (cube position)
-    cube_position = _field_int("cube position", fields[1], whole)
-    turn = _field_int("turn", fields[2], whole)
+    cube_position = _field_int("cube position", fields[1], whole, (-1, 0, 1))
+    turn = _field_int("turn", fields[2], whole, (-1, 1))
     dice_text = fields[3].upper()
     bottom_score = _field_int("score 1", fields[4], whole)
     top_score = _field_int("score 2", fields[5], whole)
@@ -115,7 +114,7 @@ def parse_xgid(text: str):
         raise ParseError(f"XGID dice must be 00, D, B, R or two dice 1..6, got {fields[3]!r}: {whole!r}")
 
     player_on_roll = 1 if bottom_on_roll else 0
-    owner = {1: 1, -1: 0}.get(cube_position, CENTERED)
+    owner = {1: 1, -1: 0, 0: CENTERED}[cube_position]
     # like gnubg, a Crawford flag while nobody is one point away is dropped
     crawford = bool(match_length and crawford_jacoby & 1
                     and match_length - 1 in (top_score, bottom_score))

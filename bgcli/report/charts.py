@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import re
+import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
@@ -70,6 +71,29 @@ _RC = {
     "axes.spines.top": False,
     "axes.spines.right": False,
 }
+
+
+def _wrapped(text: str, width: float, fontsize: float) -> str:
+    """``text`` in lines that fit ``width`` inches at ``fontsize`` points: broken at spaces
+    where it can, inside a word (a long ID) where it must."""
+    chars = max(12, int(width * 72 / (0.62 * fontsize)))  # DejaVu Sans: about 0.6 em a char
+    lines = []
+    for paragraph in text.split("\n"):
+        lines += textwrap.wrap(paragraph, chars, break_on_hyphens=False) or [""]
+    return "\n".join(lines)
+
+
+def _heading(ax, label: str, detail: str = "") -> None:
+    """The axes' title, ``label`` then ``detail``, fitted to the figure: on one line if they
+    fit, else the detail on a line of its own (a full ID as label would push it off)."""
+    width = 0.8 * ax.figure.get_figwidth()  # the tick labels on the left take the rest
+    size = _RC["axes.titlesize"]
+    one_line = f"{label}   {detail}" if detail else label
+    if _wrapped(one_line, width, size).count("\n") == 0:
+        text = one_line
+    else:
+        text = "\n".join(_wrapped(part, width, size) for part in (label, detail) if part)
+    ax.set_title(text, loc="left")
 
 
 def _figure(width: float, height: float) -> "Figure":
@@ -294,7 +318,10 @@ def _board_figure(situation: "Situation", title: str | None, width: float) -> "F
 
     position = situation.position
     mine, theirs = position.board[1], position.board[0]
-    margin_top, margin_bottom = 1.15, 1.45 + (0.55 if title else 0.0)
+    if title:
+        title = _wrapped(title, 0.95 * width, 9)
+    lines = title.count("\n") + 1 if title else 0
+    margin_top, margin_bottom = 1.15, 1.45 + 0.55 * lines
     total_height = _TOP + margin_top + margin_bottom
     figure = _figure(width, width * total_height / (_WIDTH + 0.2 - _VIEW_LEFT))
     figure.set_layout_engine("none")
@@ -451,12 +478,10 @@ def _outcomes_figure(row: dict, title: str | None) -> "Figure":
     equity = _number(row, "equity")
     low, high = _number(row, "equity_ci_low"), _number(row, "equity_ci_high")
     games = row.get("games")
-    heading = title or _label(row, "rollout")
-    if math.isfinite(equity):
-        heading += f"   equity {equity:+.3f} [{low:+.3f}, {high:+.3f}]"
+    detail = f"equity {equity:+.3f} [{low:+.3f}, {high:+.3f}]" if math.isfinite(equity) else ""
     if games not in (None, ""):
-        heading += f", {int(float(games))} games"
-    ax.set_title(heading, loc="left")
+        detail += f"{', ' if detail else ''}{int(float(games))} games"
+    _heading(ax, title or _label(row, "rollout"), detail)
     ax.spines["left"].set_visible(False)
     ax.tick_params(axis="y", length=0)
     return figure
@@ -487,7 +512,7 @@ def _equity_figure(rows: Sequence[dict], title: str | None) -> "Figure":
     span = max(0.25, float(np.nanmax(np.abs(np.concatenate([lows, highs])))) if len(rows) else 0.25)
     ax.set_xlim(-min(span * 1.1, 3.1), min(span * 1.1, 3.1))
     ax.set_ylim(-0.7, len(rows) - 0.3)
-    ax.set_title(title or "Equity by position", loc="left")
+    _heading(ax, title or "Equity by position")
     ax.grid(axis="x", color="#dddddd", linewidth=0.6)
     ax.set_axisbelow(True)
     return figure
@@ -549,10 +574,9 @@ def _convergence_figure(equities: np.ndarray, title: str | None) -> "Figure":
     ax.set_xlabel("games played")
     ax.set_ylabel("equity")
     final_se = ses[-1]
-    heading = title or "Rollout convergence"
-    if math.isfinite(final_se):
-        heading += f"   {means[-1]:+.3f} ± {final_se:.3f} (SE) after {int(n[-1])} games"
-    ax.set_title(heading, loc="left")
+    detail = (f"{means[-1]:+.3f} ± {final_se:.3f} (SE) after {int(n[-1])} games"
+              if math.isfinite(final_se) else "")
+    _heading(ax, title or "Rollout convergence", detail)
     ax.legend(loc="upper right", fontsize=7.5, frameon=False, ncols=3)
     ax.grid(color="#eeeeee", linewidth=0.6)
     ax.set_axisbelow(True)
@@ -589,7 +613,7 @@ def _pips_figure(rows: Sequence[dict], title: str | None) -> "Figure":
     left.set_xlim(0, max(10.0, float(np.nanmax(np.concatenate([mine, theirs]))) * 1.15
                   if len(rows) else 10.0))
     left.legend(loc="lower right", fontsize=7.5, frameon=False)
-    left.set_title(title or "Pip counts and race", loc="left")
+    _heading(left, title or "Pip counts and race")
     left.tick_params(axis="y", length=0)
 
     kleinman = np.array([_number(r, "kleinman_win_probability") for r in rows]) * 100
@@ -620,7 +644,8 @@ def _pips_figure(rows: Sequence[dict], title: str | None) -> "Figure":
 
 def best_plays_figure(rows: Sequence[dict], title: str | None = None) -> "Figure":
     """The candidate plays of ``bgcli best``: each one's equity with its 95% interval, best
-    at the top, and the difference to the best (± 1.96 paired standard errors) as labels."""
+    at the top, and the difference to the best with its 95% half-width (1.96 paired standard
+    errors; the table shows the standard error itself) as labels."""
     return _styled(_best_plays_figure)(rows, title)
 
 
@@ -637,10 +662,11 @@ def _best_plays_figure(rows: Sequence[dict], title: str | None) -> "Figure":
     for yy, row, eq, err in zip(y, rows, equities, errors):
         difference, se = _number(row, "difference"), _number(row, "difference_se")
         if int(row.get("rank", 0)) != 1 and math.isfinite(difference):
-            text = f"{difference:+.3f}" + (f" ±{Z95 * se:.3f}" if math.isfinite(se) else "")
+            text = f"{difference:+.3f}" + (f" (95%: ±{Z95 * se:.3f})" if math.isfinite(se) else "")
             ax.text(eq + err + 0.01, yy, text, va="center", ha="left", fontsize=8)
     ax.set_yticks(y, [_short(str(r.get("play", "")), 28) for r in rows])
-    ax.set_xlabel("cubeless equity after the play, mover's side (95% interval)")
+    ax.set_xlabel("cubeless equity after the play, mover's side (95% interval);\n"
+                  "labels: difference to the best play, with its 95% interval")
     ax.grid(axis="x", color="#dddddd", linewidth=0.6)
     ax.set_axisbelow(True)
     ax.set_ylim(-0.7, len(rows) - 0.3)
@@ -649,5 +675,5 @@ def _best_plays_figure(rows: Sequence[dict], title: str | None) -> "Figure":
     pad = max(0.05, 0.15 * (high - low))
     ax.set_xlim(low - pad, high + 3 * pad)
     dice = rows[0].get("dice", "") if rows else ""
-    ax.set_title(title or f"Best play for {dice}: {_label(rows[0]) if rows else ''}", loc="left")
+    _heading(ax, title or f"Best play for {dice}: {_label(rows[0]) if rows else ''}")
     return figure

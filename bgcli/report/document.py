@@ -126,7 +126,7 @@ def interval(low, high) -> str:
 
 def _integer(value) -> str:
     try:
-        return str(exact_int(value))  # exact: seeds have 63 bits, more than a float holds
+        return str(exact_int(value))  # exact: seeds of older files have 63 bits, more than a float holds
     except (TypeError, ValueError, OverflowError):
         return ""
 

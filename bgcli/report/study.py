@@ -118,7 +118,7 @@ def _first_line(path: Path) -> str:
 
 def _read_table(path: Path) -> list[dict]:
     """A batch result's rows as plain Python values, missing ones None. Integers stay exact
-    (seeds use all 63 bits: a float would round them); CSV values stay text."""
+    (older files' seeds have 63 bits: a float would round them); CSV values stay text."""
     import csv
 
     suffix = path.suffix.lower()

@@ -1,0 +1,134 @@
+"""Fuzzing every command: random options and inputs, valid and not, through the real entry point.
+
+Whatever the arguments, ``bgcli`` ends with exit code 0, 1 (bad data) or 2 (usage), never a
+traceback; a failure says so on stderr in a line starting ``bgcli:``; a value that cannot be
+the option's type (a word for a number) is always refused. Values are drawn per option from
+pools of good, odd and bad ones, kept small enough (few trials, few games) to run quickly.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+
+import pytest
+import typer
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from bgcli.cli.app import app
+from cli_helpers import run
+
+COMMAND = typer.main.get_command(app)
+# BGCLI_FUZZ_EXAMPLES=5000 BGCLI_FUZZ_COMMANDS=best,cube hunts longer in a few commands
+FUZZED_COMMANDS = sorted(filter(None, os.environ.get("BGCLI_FUZZ_COMMANDS", "").split(","))
+                         or COMMAND.commands)
+START = "4HPwATDgc/ABMA"
+POSITIONS = [
+    START, f"{START}:cAkAAAAAAAAE", "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:7:10",
+    "XGID=-b----E-C---eE---c-e----B-:1:1:1:00:2:4:0:7:10", "0PPgAAAAAAAAAA", "tW0AAED7AQAAAA",
+    "cAkAAAAAAAAE", "nonsense", "", " ", "-", "X" * 1000, "4HPwATDgc/ABMA:cAkAAAAAAAA",
+    "XGID=-b----E-C---eE---c-e----B-:0:5:1:00:0:0:0:0:10",
+]
+NOT_A_NUMBER = ["x", "", "1.5e", "nan", "\uff13"]
+INTS = ["0", "1", "2", "-1", "36"] + NOT_A_NUMBER
+SMALL_COUNTS = ["1", "2", "36", "0", "-3", "10000001"] + NOT_A_NUMBER
+FLOATS = ["0", "0.5", "1", "-1", "2", "nan", "inf", "1e309", "x", ""]
+DICE = ["31", "66", "3-1", "07", "00", "x", "", "\uff13\uff11", "123"]
+FILES = ["good.txt", "empty.txt", "quote.csv", "binary.bin", "missing.txt", "folder", "-"]
+OUTPUTS = ["out.csv", "out.jsonl", "out.parquet", "out.txt", "missing/out.csv", "folder",
+           "c.png", "c.svg", "c.jpg", "net.npz", "a" * 300 + ".csv"]
+
+# option (long name) -> values to try; options not named here get a flag or their own pool
+POOLS = {
+    "--trials": SMALL_COUNTS, "--min-games": SMALL_COUNTS, "--candidates": ["1", "2", "0", "x"],
+    "--games": ["1", "0", "-1", "x"], "--check-deals": ["1", "0", "x"],
+    "--check-every": ["100000000", "0", "x"], "--checkpoint-every": ["100000000", "0", "x"],
+    "--seed": ["0", "1", "-1", str(2**63), str(2**53), "x"], "--threads": ["1", "2", "0", "x"],
+    "--truncate": ["0", "3", "-1", "x"], "--plies": INTS, "--table": ["1", "5", "0", "26", "x"],
+    "--cube": ["1", "2", "3", "0", "x"], "--stop-se": FLOATS, "--efficiency": FLOATS,
+    "--equity": FLOATS, "--mwc": FLOATS, "--alpha": FLOATS, "--lambda": FLOATS,
+    "--explore": FLOATS, "--explore-moves": FLOATS, "--position-share": FLOATS,
+    "--minutes": ["0.01", "0", "-1", "nan", "x"],
+    "--policy": ["net", "heuristic", "random", "bogus", ""],
+    "--format": ["table", "csv", "tsv", "json", "ndjson", "jsonl", "parquet", "xml", ""],
+    "--to": ["gnubg", "xgid", "posid", "bogus"], "--dice": DICE,
+    "--input": FILES, "--positions": FILES, "--resume": FILES + ["net.npz"],
+    "--output": OUTPUTS, "--chart": OUTPUTS, "--checkpoint": OUTPUTS, "--record": OUTPUTS,
+    "--id": ["1", "2", START, "nope"], "--title": ["A title", "", "é" * 200],
+    "--scheduler": ["not an address", "tcp://", "tcp://host:notaport"],
+}
+ARGUMENTS = {  # positional argument name -> values
+    "position": POSITIONS, "positions": POSITIONS, "dice": DICE + [None],
+    "collection": FILES, "source": FILES + POSITIONS[:3], "kind": ["board", "outcomes", "equity",
+                                                                   "convergence", "pips", "bogus"],
+    "away_me": ["3", "1", "0", "x", None], "away_them": ["5", "1", "-2", None],
+}
+NUMBER_OPTIONS = {name for name, pool in POOLS.items() if pool in (INTS, SMALL_COUNTS, FLOATS)} | {
+    "--games", "--seed", "--threads", "--truncate", "--candidates", "--table", "--cube"}
+# where no value was drawn, few games: the defaults (1296 trials, 10,000 training games) are
+# for real work, not for a fuzzing run
+_ROLLOUTS = {"--trials": "36"}
+FAST = {"rollout": _ROLLOUTS, "best": _ROLLOUTS, "cube": _ROLLOUTS, "chart": _ROLLOUTS,
+        "report": _ROLLOUTS,
+        "train": {"--games": "2", "--check-every": "100000000", "--check-deals": "1"}}
+_SHORT = {"--trials": "-n", "--games": "-n"}
+
+
+def _option_values(param) -> list:
+    long_name = next((o for o in param.opts if o.startswith("--")), param.opts[0])
+    if param.is_flag:
+        return [[long_name]] + [[name] for name in param.secondary_opts]
+    return [[param.opts[-1] if len(param.opts) > 1 else long_name, value]
+            for value in POOLS.get(long_name, ["x", "", "1"])]
+
+
+@st.composite
+def command_lines(draw):
+    name = draw(st.sampled_from(FUZZED_COMMANDS))
+    argv = [name]
+    for param in COMMAND.commands[name].params:
+        if param.param_type_name == "argument":
+            value = draw(st.sampled_from(ARGUMENTS.get(param.name, POSITIONS)))
+            if value is not None:
+                argv.append(value)
+        elif draw(st.integers(0, 3)) == 0:  # each option given one time in four
+            argv.extend(draw(st.sampled_from(_option_values(param))))
+    fast = FAST.get(name, _ROLLOUTS if "--rollout" in argv else {})  # batch --rollout
+    for option, value in fast.items():  # few games where none were drawn
+        if option not in argv and _SHORT.get(option) not in argv:
+            argv += [option, value]
+    return argv
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("fuzz")
+    (folder / "good.txt").write_text(f"{START}\ntW0AAED7AQAAAA # a bear-off\n")
+    (folder / "empty.txt").write_text("# nothing here\n")
+    (folder / "quote.csv").write_text(f'id,position\n1,{START}\n2,"{START}\n')
+    (folder / "binary.bin").write_bytes(bytes(range(256)) * 4)
+    (folder / "folder").mkdir()
+    return folder
+
+
+def _given_a_word_for_a_number(argv: list[str]) -> bool:
+    return any(option in NUMBER_OPTIONS and value in ("x", "", "1.5e", "\uff13")
+               for option, value in zip(argv, argv[1:]))
+
+
+@settings(max_examples=int(os.environ.get("BGCLI_FUZZ_EXAMPLES", "200")), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(argv=command_lines())
+def test_every_command_ends_cleanly_whatever_it_is_given(capsys, monkeypatch, workdir, argv):
+    monkeypatch.chdir(workdir)
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"{START}\nnonsense\n"))
+    code, out, err = run(capsys, *argv)
+    event(f"{argv[0]} exit {code}")
+    assert "Traceback" not in err, (argv, err)
+    assert code in (0, 1, 2), (argv, code, err)
+    if code != 0:  # said why (progress lines on stderr may follow the error line)
+        assert any(line.startswith("bgcli:") for line in err.splitlines()), (argv, err)
+    if _given_a_word_for_a_number(argv):
+        assert code == 2, (argv, out, err)
+    assert os.path.isdir(workdir / "folder")  # nothing wrote over an input
