@@ -841,7 +841,9 @@ def _dask(*argv: str, environment: dict | None = None, **kwargs) -> subprocess.P
 
 def _worker(scheduler_file: Path, environment: dict | None = None) -> subprocess.Popen:
     return _dask("worker", "--scheduler-file", str(scheduler_file), "--nthreads", "1",
-                 "--no-nanny", "--no-dashboard", "--host", "127.0.0.1", environment=environment)
+                 "--no-nanny", "--no-dashboard", "--host", "127.0.0.1",
+                 # --no-dashboard still serves health pages there, on every interface by default
+                 "--dashboard-address", "127.0.0.1:0", environment=environment)
 
 
 def _stop(processes: list[subprocess.Popen]) -> None:
@@ -874,6 +876,7 @@ def _local_cluster(folder: Path, workers: int):
     127.0.0.1 only. Yields (address, scheduler file, processes list)."""
     scheduler_file = folder / "scheduler.json"
     processes = [_dask("scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                       "--dashboard-address", "127.0.0.1:0",
                        "--scheduler-file", str(scheduler_file))]
     try:
         deadline = time.monotonic() + 60
