@@ -48,7 +48,9 @@ needs them.
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import glob
 import hashlib
 import io
 import json
@@ -69,6 +71,7 @@ from .rollout import RolloutSettings
 __all__ = [
     "FORMATS", "BatchPlan", "Outcome", "Done", "analyse", "columns", "position_seed",
     "format_for", "connect", "run_batch", "read_done", "check_resumable", "open_output", "journal_path",
+    "lock_path", "OutputLock", "check_output_path",
     "DECISION_COLUMNS", "cube_values", "best_play_values", "roll_for",
 ]
 
@@ -119,7 +122,10 @@ TAIL_COLUMNS = [("net", "str"), ("bgcli_version", "str"), ("elapsed_seconds", "f
 _SETTING_COLUMNS = ("trials", "policy", "truncate", "variance_reduction", "quasi_random",
                     "bearoff_truncation", "initial", "stop_se", "min_games", "master_seed",
                     "evaluator_policy", "evaluator_plies", "dice_option", "net", "bgcli_version")
-NO_PLAY = "cannot move"  # best_play when no checker can move with the dice
+NO_PLAY = "cannot move"
+# seconds a Dask batch waits on a cluster without any worker (all lost, none started yet)
+# before it gives up: long enough for a nanny or a job scheduler to start one again
+CLUSTER_TIMEOUT = 60.0  # best_play when no checker can move with the dice
 
 
 # ---------------------------------------------------------------------------- small pieces
@@ -294,7 +300,9 @@ def analyse(entry: Entry, plan: BatchPlan, progress: GamesProgress | None = None
         seed = position_seed(plan.master_seed, row["position_id"], row["match_id"])
         with _KERNEL_LOCK:
             result = rollout(situation.position, replace(plan.rollout, seed=seed), progress)
-        if result.partial:  # interrupted: the finished games are not a result to keep
+        # interrupted: part of the games is not a result to keep, and a Ctrl-C that came in
+        # the last games must still stop the batch (the position is computed again on --resume)
+        if result.interrupted:
             raise KeyboardInterrupt
         values = result.row() | {"master_seed": plan.master_seed}  # its "seed" is ``seed``
         for name, _ in ROLLOUT_COLUMNS:
@@ -365,16 +373,18 @@ def _pending(items: Iterable[Entry | EntryError], done: frozenset | set
 
 def run_batch(items: Iterable[Entry | EntryError], plan: BatchPlan, *,
               done: frozenset | set = frozenset(), client=None,
-              games_progress: GamesProgress | None = None) -> Iterator[Outcome]:
+              games_progress: GamesProgress | None = None,
+              cluster_timeout: float = CLUSTER_TIMEOUT) -> Iterator[Outcome]:
     """One ``Outcome`` per item, as each completes. ``done``: (id, position_id) pairs to skip.
     ``client``: a ``distributed.Client`` (see ``connect``) to run on; None computes here, one
-    position at a time."""
+    position at a time. On a cluster left without any worker for ``cluster_timeout`` seconds
+    it raises ``ClusterError`` (the outcomes before it are all handed over)."""
     pending = _pending(items, done)
     if client is None:
         for item in pending:
             yield item if isinstance(item, Outcome) else _attempt(item, plan, games_progress)
     else:
-        yield from _dask_outcomes(pending, plan, client)
+        yield from _dask_outcomes(pending, plan, client, cluster_timeout)
 
 
 def _analyse_chunk(chunk: list[Entry], plan: BatchPlan) -> list[Outcome]:
@@ -389,10 +399,11 @@ def _worker_identity() -> tuple[str, str]:
     return __version__, net_id()
 
 
-def connect(address: str):
+def connect(address: str, timeout: float = CLUSTER_TIMEOUT):
     """A ``distributed.Client`` of the scheduler at ``address`` (``tcp://HOST:PORT``), once
     every worker there runs this bgcli version with the same net weights. Raises
-    ``ClusterError`` otherwise."""
+    ``ClusterError`` otherwise. ``timeout``: seconds to wait for the scheduler, at first and
+    when the connection is lost."""
     try:
         from distributed import Client
         from distributed.comm.addressing import parse_address, parse_host_port
@@ -403,7 +414,7 @@ def connect(address: str):
     except ValueError as exc:
         raise ClusterError(f"not a scheduler address (tcp://HOST:PORT): {address!r}: {exc}") from None
     try:
-        client = Client(address, timeout="30s", set_as_default=False)
+        client = Client(address, timeout=f"{timeout}s", set_as_default=False)
     except (OSError, TimeoutError, ValueError) as exc:
         raise ClusterError(f"cannot reach the Dask scheduler at {address!r}: {exc}") from None
     try:
@@ -428,8 +439,38 @@ def connect(address: str):
     return client
 
 
-def _dask_outcomes(pending: Iterator[Entry | Outcome], plan: BatchPlan, client
-                   ) -> Iterator[Outcome]:
+def _worker_count(client) -> int | None:
+    """How many workers the cluster has; None when its scheduler cannot be reached."""
+    try:
+        return len(client.nthreads())
+    except Exception:
+        return None
+
+
+def _next_finished(finished, client, timeout: float):
+    """The next future ``finished`` (an ``as_completed``) yields. Waiting on it alone would
+    wait forever once every worker is gone; so ``ClusterError`` once the cluster has had no
+    worker for ``timeout`` seconds (a worker that comes back in time resets the clock)."""
+    alone_since, checked = None, -math.inf
+    while not finished.has_ready():
+        now = time.monotonic()
+        if now - checked >= 1:
+            checked = now
+            workers = _worker_count(client)
+            if workers:
+                alone_since = None
+            elif alone_since is None:
+                alone_since = now
+            elif now - alone_since >= timeout:
+                what = "has had no worker" if workers == 0 else "has had no scheduler to reach"
+                raise ClusterError(f"the Dask cluster {what} for {timeout:g} s "
+                                   "(--cluster-timeout): start it again and --resume")
+        time.sleep(0.02)
+    return next(finished)
+
+
+def _dask_outcomes(pending: Iterator[Entry | Outcome], plan: BatchPlan, client,
+                   timeout: float = CLUSTER_TIMEOUT) -> Iterator[Outcome]:
     """Run the pending entries on the Dask cluster of ``client``.
 
     Entries go out in chunks (one position per task with rollouts, 50 without), at most two
@@ -441,7 +482,7 @@ def _dask_outcomes(pending: Iterator[Entry | Outcome], plan: BatchPlan, client
     (the seed comes from the position), so the rerun gives the same numbers, and since a key
     is handed over only once nothing is duplicated. A task the cluster gives up on (Dask's
     KilledWorker after repeated losses) fails its entries with that error; --resume runs
-    them again.
+    them again. A cluster with no worker left for ``timeout`` seconds raises ``ClusterError``.
     """
     from distributed import as_completed
 
@@ -483,21 +524,26 @@ def _dask_outcomes(pending: Iterator[Entry | Outcome], plan: BatchPlan, client
                         chunk = []
             if not in_flight:
                 break
-            future = next(finished)
+            future = _next_finished(finished, client, timeout)
             if future.key not in in_flight:  # pragma: no cover - as_completed yields once
                 continue
             _, entries = in_flight.pop(future.key)
             try:
                 outcomes = future.result()
             except Exception as exc:
+                why = " ".join(str(exc).split())  # one line, whatever Dask's message is
                 outcomes = [Outcome(entry.label, entry,
-                                    error=f"the cluster could not run it: {type(exc).__name__}: {exc}")
+                                    error=f"the cluster could not run it: {type(exc).__name__}: {why}")
                             for entry in entries]
             future.release()
             yield from outcomes
+    except (OSError, TimeoutError) as exc:  # the scheduler is gone (or unreachable)
+        raise ClusterError(f"lost the Dask scheduler: {exc}; the rows written are kept, "
+                           "--resume continues") from None
     finally:
         if in_flight:
-            client.cancel([future for future, _ in in_flight.values()])
+            with contextlib.suppress(Exception):  # nothing to cancel them on, if it is gone
+                client.cancel([future for future, _ in in_flight.values()])
 
 
 # ---------------------------------------------------------------------------- resuming
@@ -545,25 +591,84 @@ def _drop_partial_last_line(path: Path) -> None:
         handle.truncate(0)
 
 
-def _read_lines_done(path: Path, fmt: str, done: Done) -> None:
-    _drop_partial_last_line(path)
-    with open(path, encoding="utf-8", newline="") as handle:
-        if fmt == "csv":
-            reader = csv.DictReader(handle)
-            if reader.fieldnames is None:
-                return
-            done.columns = list(reader.fieldnames)
-            rows: Iterable[dict] = reader
-        else:
-            rows = (json.loads(line) for line in handle if line.strip())
+# how every file bgcli batch writes begins: its header's first columns, or the first row's
+_FIRST_WORDS = {"csv": ",".join(name for name, _ in ID_COLUMNS) + ",", "jsonl": '{"id": '}
+
+
+def _complete_lines(handle: IO[str]) -> Iterator[str]:
+    """The lines of a file but a half-written last one (a killed run's, cut off later)."""
+    for line in handle:
+        if line.endswith("\n"):
+            yield line
+
+
+def _not_ours(path: Path, fmt: str, why: str) -> OutputError:
+    return OutputError(f"cannot resume {str(path)!r}: {why}; it is not {fmt} as bgcli batch "
+                       "writes it (mend or remove it, or --overwrite)")
+
+
+def _add_row(done: Done, row: dict, path: Path, fmt: str, line: int) -> None:
+    if not row.get("id") or not row.get("position_id"):
+        raise _not_ours(path, fmt, f"line {line} has no id or position_id")
+    if done.first_row is None:
+        done.first_row = row
+    done.keys.add((str(row["id"]), row["position_id"]))
+
+
+def _read_csv_done(lines: Iterator[str], path: Path, done: Done) -> None:
+    reader = csv.reader(lines)
+    try:
+        header = next(reader, None)
+        if header is None:
+            return
+        done.columns = header
+        for fields in reader:
+            if not fields:  # a blank line holds no row
+                continue
+            if len(fields) != len(header):
+                raise _not_ours(path, "csv", f"line {reader.line_num} has {len(fields)} fields "
+                                f"where the header has {len(header)}")
+            _add_row(done, dict(zip(header, fields)), path, "csv", reader.line_num)
+    except csv.Error as exc:
+        raise _not_ours(path, "csv", f"line {reader.line_num}: {exc}") from None
+
+
+def _read_jsonl_done(lines: Iterator[str], path: Path, done: Done) -> None:
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
         try:
-            for row in rows:
-                if done.first_row is None:
-                    done.first_row = row
-                    done.columns = done.columns or list(row)
-                done.keys.add((str(row.get("id")), row.get("position_id")))
-        except (ValueError, csv.Error) as exc:
-            raise OutputError(f"cannot resume {str(path)!r}: not {fmt} written by bgcli batch: {exc}") from None
+            row = json.loads(line)
+        except ValueError as exc:
+            raise _not_ours(path, "jsonl", f"line {number} is not JSON: {exc}") from None
+        if not isinstance(row, dict):
+            raise _not_ours(path, "jsonl", f"line {number} is not a JSON object")
+        if done.columns is not None and list(row) != done.columns:
+            raise _not_ours(path, "jsonl", f"line {number} has other columns than the rows "
+                            "before it")
+        done.columns = list(row)
+        _add_row(done, row, path, "jsonl", number)
+
+
+def _read_lines_done(path: Path, fmt: str, done: Done) -> None:
+    """Read what ``path`` holds into ``done``, every complete line checked; only then cut
+    off a half-written last line (a file that is not a batch's is left as it is)."""
+    with open(path, "rb") as handle:
+        if handle.read(4) == b"PAR1":
+            raise OutputError(f"cannot resume {str(path)!r}: it is a Parquet file, not {fmt}: "
+                              "name it .parquet or give --format parquet")
+    try:
+        with open(path, encoding="utf-8", newline="") as handle:
+            reader = _read_csv_done if fmt == "csv" else _read_jsonl_done
+            reader(_complete_lines(handle), path, done)
+            if done.columns is None:  # no complete line: the start of one, from a killed run?
+                handle.seek(0)
+                head, start = handle.read(len(_FIRST_WORDS[fmt])), _FIRST_WORDS[fmt]
+                if not start.startswith(head):
+                    raise _not_ours(path, fmt, "it does not begin as a bgcli batch output")
+    except UnicodeDecodeError:
+        raise _not_ours(path, fmt, "it is not UTF-8 text") from None
+    _drop_partial_last_line(path)
 
 
 def read_done(path: Path, fmt: str) -> Done:
@@ -619,37 +724,167 @@ def check_resumable(done: Done, plan: BatchPlan, path: Path) -> None:
                 "use the same settings or --overwrite")
 
 
+# ---------------------------------------------------------------------------- the output file
+
+
+def lock_path(path: Path) -> Path:
+    """The lock file of an output: held by the one bgcli batch writing it."""
+    return path.with_name(path.name + ".lock")
+
+
+def _side_files(path: Path, fmt: str) -> list[Path]:
+    """The files a batch creates beside its output."""
+    files = [lock_path(path)]
+    if fmt == "parquet":
+        files += [journal_path(path), _parquet_temporary(path)]
+    return files
+
+
+def check_output_path(path: Path, fmt: str) -> None:
+    """Raise ``OutputError`` now, before anything is computed, for an output that cannot be
+    written: a directory, a name too long for its file system (its lock file and, for
+    Parquet, its journal included)."""
+    folder = path.parent
+    try:
+        longest = os.pathconf(folder if folder.is_dir() else ".", "PC_NAME_MAX")
+    except (OSError, ValueError):
+        longest = 255
+    for name in [path.name] + [side.name for side in _side_files(path, fmt)]:
+        if len(os.fsencode(name)) > longest:
+            beside = "" if name == path.name else f", with {name[len(path.name):]!r} beside it"
+            raise OutputError(f"cannot write this file (its name is too long{beside}: "
+                              f"{longest} bytes at most here): {str(path)!r}")
+    try:
+        is_dir = path.is_dir()
+    except OSError as exc:  # a folder name too long, a loop of links
+        raise OutputError(f"cannot write this file ({exc.strerror or exc}): {str(path)!r}") from None
+    if is_dir:
+        raise OutputError(f"cannot write this file (it is a directory): {str(path)!r}")
+
+
+class OutputLock:
+    """An exclusive ``flock`` on ``OUT.lock`` for as long as a batch writes OUT, so a second
+    bgcli batch on the same output (``--resume`` or ``--overwrite`` while the first runs) is
+    refused instead of duplicating rows, garbling lines or dropping a Parquet journal. The
+    kernel releases the lock when the process ends, SIGKILL included, so a killed run never
+    leaves a stale lock behind (only a harmless file, taken over by the next run)."""
+
+    def __init__(self, path: Path):
+        self.path = lock_path(path)
+        self.output = path
+        self.handle: IO[str] | None = None
+
+    def __enter__(self) -> "OutputLock":
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.release()
+
+    def acquire(self) -> None:
+        """Take the lock, or raise ``OutputError`` (another run holds it, or no file can be
+        made beside the output: a read-only or missing folder)."""
+        while self.handle is None:
+            self.handle = self._try_lock()
+        with contextlib.suppress(OSError):  # the pid only helps the message of a second run
+            self.handle.truncate(0)
+            self.handle.write(f"{os.getpid()}\n")
+            self.handle.flush()
+        # a run killed while it wrote the Parquet file left it half-written; none is being
+        # written now (that run would hold the lock)
+        for stale in self.output.parent.glob(f".{glob.escape(self.output.name)}.*.tmp"):
+            with contextlib.suppress(OSError):
+                stale.unlink()
+
+    def _try_lock(self) -> IO[str] | None:
+        """The lock file, open and locked; None if the run before removed it meanwhile."""
+        import fcntl
+
+        try:
+            handle = open(self.path, "a+", encoding="utf-8")
+        except OSError as exc:
+            raise OutputError(f"cannot write this file ({exc.strerror or exc}): {str(self.output)!r}") from None
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            holder = handle.read().strip() or "unknown"
+            handle.close()
+            raise OutputError(f"{str(self.output)!r} is being written by another bgcli batch "
+                              f"(pid {holder}); wait for it to end, or write to another "
+                              "file") from None
+        except OSError as exc:  # a file system without locks (some network ones)
+            handle.close()
+            raise OutputError(f"cannot lock {str(self.path)!r} to write {str(self.output)!r} "
+                              f"alone: {exc.strerror or exc}; write to a local disk") from None
+        if self._same_file(handle):
+            return handle
+        handle.close()  # locked a file no longer there: lock the one there now
+        return None
+
+    def _same_file(self, handle) -> bool:
+        try:
+            return os.stat(self.path).st_ino == os.fstat(handle.fileno()).st_ino
+        except FileNotFoundError:
+            return False
+
+    def release(self) -> None:
+        # removed while still locked, so a run waiting on this file sees it is gone (above)
+        with contextlib.suppress(OSError):
+            self.path.unlink()
+        self.handle.close()
+        self.handle = None
+
+
 # ---------------------------------------------------------------------------- writing
 
 
 class _LinesOutput:
-    """CSV or JSON lines, one line per row, flushed as it is written."""
+    """CSV or JSON lines, one line per row, flushed as it is written. A file of its own
+    (``owned``) that cannot be written raises ``OutputError`` naming it; standard output's
+    errors are left to the command line (``bgcli.cli.app``)."""
 
     def __init__(self, stream: IO[str], fmt: str, names: list[str], header: bool, owned: bool):
         self.stream, self.fmt, self.names, self.owned = stream, fmt, names, owned
         self.rows = 0
-        if fmt == "csv":
-            self.writer = csv.writer(stream, lineterminator="\n")
-            if header:
-                self.writer.writerow(names)
+        if fmt == "csv" and header:
+            with self._named_errors():
+                csv.writer(stream, lineterminator="\n").writerow(names)
                 stream.flush()
+
+    @contextlib.contextmanager
+    def _named_errors(self):
+        try:
+            yield
+        except OSError as exc:
+            if not self.owned:
+                raise
+            raise OutputError(f"cannot write this file ({exc.strerror or exc}): {self.stream.name!r}") from None
 
     def write(self, row: dict) -> None:
         if self.fmt == "csv":
             # one write call per row keeps a killed run's partial line to the end of the file
             buffer = io.StringIO()
             csv.writer(buffer, lineterminator="\n").writerow([_text(row.get(n)) for n in self.names])
-            self.stream.write(buffer.getvalue())
+            line = buffer.getvalue()
         else:
-            self.stream.write(json.dumps({n: row.get(n) for n in self.names}, ensure_ascii=False) + "\n")
-        self.stream.flush()
+            line = json.dumps({n: row.get(n) for n in self.names}, ensure_ascii=False) + "\n"
+        with self._named_errors():
+            self.stream.write(line)
+            self.stream.flush()
         self.rows += 1
 
     def close(self) -> None:
-        if self.owned:
-            self.stream.close()
-        else:
-            self.stream.flush()
+        with self._named_errors():
+            if self.owned:
+                self.stream.close()
+            else:
+                self.stream.flush()
+
+
+def _parquet_temporary(path: Path) -> Path:
+    """Where the Parquet file is written before it is renamed over ``path``."""
+    return path.with_name(f".{path.name}.{os.getpid()}.tmp")
 
 
 class _ParquetOutput:
@@ -669,38 +904,51 @@ class _ParquetOutput:
     def write(self, row: dict) -> None:
         self.journal.write(row)
 
+    @property
+    def rows(self) -> int:
+        return self.journal.rows
+
     def close(self) -> None:
         import pyarrow as pa
-        import pyarrow.parquet as pq
 
         self.journal.close()
         kinds = {"str": pa.string(), "int": pa.int64(), "float": pa.float64(), "bool": pa.bool_()}
         schema = pa.schema([(name, kinds[kind]) for name, kind in self.plan.column_types()])
-        temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        temporary = _parquet_temporary(self.path)
         try:
-            with pq.ParquetWriter(temporary, schema) as writer:
-                if self.path.exists():
-                    for batch in pq.ParquetFile(self.path).iter_batches(batch_size=65536):
-                        writer.write_table(pa.Table.from_batches([batch], schema=schema))
-                chunk: list[dict] = []
-                with open(self.journal_path, encoding="utf-8") as journal:
-                    for line in journal:
-                        if not line.endswith("\n"):
-                            break  # half a line from a killed run
-                        row = json.loads(line)
-                        if (row["id"], row["position_id"]) in self.parquet_keys:
-                            continue  # merged already by a run killed before it could clean up
-                        chunk.append(row)
-                        if len(chunk) == 10000:
-                            writer.write_table(pa.Table.from_pylist(chunk, schema=schema))
-                            chunk = []
-                if chunk:
-                    writer.write_table(pa.Table.from_pylist(chunk, schema=schema))
+            self._write(temporary, schema)
             os.replace(temporary, self.path)
+        except OSError as exc:  # a full disk: the journal is kept for --resume
+            raise OutputError(f"cannot write this file ({exc.strerror or exc}; its rows wait in its "
+                              f"journal, which --resume takes up): {str(self.path)!r}") from None
         finally:
             if temporary.exists():
                 temporary.unlink()
         self.journal_path.unlink()
+
+    def _write(self, temporary: Path, schema) -> None:
+        """The Parquet file at ``temporary``: the earlier file's rows, then the journal's."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        with pq.ParquetWriter(temporary, schema) as writer:
+            if self.path.exists():
+                for batch in pq.ParquetFile(self.path).iter_batches(batch_size=65536):
+                    writer.write_table(pa.Table.from_batches([batch], schema=schema))
+            chunk: list[dict] = []
+            with open(self.journal_path, encoding="utf-8") as journal:
+                for line in journal:
+                    if not line.endswith("\n"):
+                        break  # half a line from a killed run
+                    row = json.loads(line)
+                    if (row["id"], row["position_id"]) in self.parquet_keys:
+                        continue  # merged already by a run killed before it could clean up
+                    chunk.append(row)
+                    if len(chunk) == 10000:
+                        writer.write_table(pa.Table.from_pylist(chunk, schema=schema))
+                        chunk = []
+            if chunk:
+                writer.write_table(pa.Table.from_pylist(chunk, schema=schema))
 
 
 def open_output(path: Path | None, fmt: str, plan: BatchPlan, done: Done | None = None,
@@ -724,4 +972,4 @@ def open_output(path: Path | None, fmt: str, plan: BatchPlan, done: Done | None 
         handle = open(path, "a" if append else "w", encoding="utf-8", newline="")
         return _LinesOutput(handle, fmt, names, header=not append, owned=True)
     except OSError as exc:
-        raise OutputError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
+        raise OutputError(f"cannot write this file ({exc.strerror or exc}): {str(path)!r}") from None

@@ -108,7 +108,7 @@ def best_plays(position: Position, dice: tuple[int, int], candidates: int = 5,
         progress = progress_for(k, len(top), r.play.notation) if progress_for else None
         result = rollout(r.play.result.swapped(), settings, progress)
         results.append(result)
-        if result.partial:
+        if result.interrupted:  # Ctrl-C, also in the last games: stop with what is done
             partial = True
             break
     chosen = _compare(top[:len(results)], results)
@@ -287,7 +287,7 @@ def cubeful_cube_decision(situation: Situation, settings: RolloutSettings,
     no_double = rollout(situation.position, settings,
                         progress_for("No double") if progress_for else None,
                         cube_owner=_owner_text(owner), jacoby=jacoby)
-    if no_double.partial:  # Ctrl-C: half a decision is no decision
+    if no_double.interrupted:  # Ctrl-C: half a decision is no decision
         raise KeyboardInterrupt
     games = no_double.games
     nd, nd_se = no_double.cubeful_equity, no_double.cubeful_equity_se
@@ -301,7 +301,7 @@ def cubeful_cube_decision(situation: Situation, settings: RolloutSettings,
     double = rollout(situation.position, settings,
                      progress_for("Double, take") if progress_for else None,
                      cube_owner="opponent", jacoby=jacoby)
-    if double.partial:
+    if double.interrupted:
         raise KeyboardInterrupt
     games = min(games, double.games)
     doubled = 2.0 * double.cube_points[:games]

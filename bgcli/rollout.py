@@ -103,7 +103,10 @@ class RolloutResult:
     equity_se: float
     settings: RolloutSettings
     elapsed_seconds: float
-    partial: bool = False
+    partial: bool = False  # stopped by Ctrl-C (or SIGTERM) before all the trials were played
+    # a stop was asked for while it ran, also when the games in flight were the last ones (so
+    # the result is complete): a caller must stop too, or the user's Ctrl-C is lost
+    interrupted: bool = False
     version: str = __version__
     net: str | None = None  # the net weights played with (bgcli.net.net_id); None without
     equity_trace: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
@@ -206,22 +209,29 @@ def _ctrl_c_stops():
     """Ctrl-C asks the rollout to stop once the batch in flight is done, rather than raising
     KeyboardInterrupt wherever the main thread happens to be (inside numba's thread pool's
     bookkeeping that can leave the process hanging at exit). A second Ctrl-C interrupts at
-    once. Outside the main thread (Dask workers) signals cannot be caught: nothing changes."""
+    once. SIGTERM is treated the same way when the caller has a Python handler for it (the
+    commands' ``sigterm_as_interrupt``); a signal the process ignores stays ignored. Outside
+    the main thread (Dask workers) signals cannot be caught: nothing changes."""
     requested = threading.Event()
     if threading.current_thread() is not threading.main_thread():
         yield requested
         return
+    previous = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
+    # only signals that would interrupt anyway: not SIG_IGN, and SIGTERM's default kills
+    caught = [signum for signum, handler in previous.items() if callable(handler)]
 
     def handler(signum, frame):
         if requested.is_set():
-            signal.default_int_handler(signum, frame)
+            previous[signum](signum, frame)  # the second one: interrupt now
         requested.set()
 
-    previous = signal.signal(signal.SIGINT, handler)
+    for signum in caught:
+        signal.signal(signum, handler)
     try:
         yield requested
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for signum in caught:
+            signal.signal(signum, previous[signum])
 
 
 def rollout(position: Position, settings: RolloutSettings = RolloutSettings(),
@@ -285,6 +295,7 @@ def rollout(position: Position, settings: RolloutSettings = RolloutSettings(),
         partial = True
         if done == 0:
             raise
+    interrupted = partial or stop_requested.is_set()
     means, ses, eq, eq_se = _summarise(values[:done])
     cubeful = (float(cube_points[:done].mean()),
                float(cube_points[:done].std(ddof=1) / math.sqrt(done)) if done > 1 else math.nan)
@@ -298,6 +309,7 @@ def rollout(position: Position, settings: RolloutSettings = RolloutSettings(),
         settings=settings,
         elapsed_seconds=time.perf_counter() - began,
         partial=partial,
+        interrupted=interrupted,
         net=net,
         equity_trace=np.array(trace),
         values=values[:done],

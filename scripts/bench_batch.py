@@ -131,7 +131,9 @@ def rollouts(folder: Path, positions: list[str], trials: int, variance_reduction
     scheduler_file = folder / "scheduler.json"
     quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
     scheduler = subprocess.Popen([sys.executable, "-m", "dask", "scheduler", "--host", "127.0.0.1",
-                                  "--port", "0", "--no-dashboard", "--scheduler-file",
+                                  "--port", "0", "--no-dashboard",
+                                  "--dashboard-address", "127.0.0.1:0",  # its health pages
+                                  "--scheduler-file",
                                   str(scheduler_file)], **quiet)
     workers: list[subprocess.Popen] = []
     try:
@@ -142,7 +144,8 @@ def rollouts(folder: Path, positions: list[str], trials: int, variance_reduction
         environment = dict(os.environ, NUMBA_NUM_THREADS=str(max(1, cores // 2)))
         workers = [subprocess.Popen([sys.executable, "-m", "dask", "worker", "--scheduler-file",
                                      str(scheduler_file), "--nthreads", "1", "--no-nanny",
-                                     "--no-dashboard", "--host", "127.0.0.1"], env=environment,
+                                     "--no-dashboard", "--dashboard-address", "127.0.0.1:0",
+                                     "--host", "127.0.0.1"], env=environment,
                                     **quiet)
                    for _ in range(2)]
         warm = write_collection(folder / "warm.csv", positions[:4], 4)

@@ -10,6 +10,7 @@ worker is killed mid-batch. Rollouts are small (36-200 games, no variance reduct
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -26,7 +27,8 @@ import pytest
 
 from bgcli import __version__
 from bgcli.batch import (DECISION_COLUMNS, RACE_COLUMNS, ROLLOUT_COLUMNS, TAIL_COLUMNS,
-                         BatchPlan, columns, journal_path, position_seed, read_done)
+                         BatchPlan, columns, journal_path, lock_path, position_seed,
+                         read_done)
 from bgcli.cli.app import main
 from cli_helpers import reaped, run, stop
 from bgcli.collections import Entry, EntryError, read_collection
@@ -282,13 +284,87 @@ def test_usage_errors(capsys, tmp_path):
         (["-o", str(existing)], "exists: --resume continues it, --overwrite replaces it"),
         (["--policy", "clever"], "policy must be one of"),  # --policy applies without --rollout
         (["--dice", "71"], "1..6"),
+        (["-o", str(tmp_path / "x.csv"), "-f", "parquet"], "x.csv' names a csv file and --format says parquet"),
+        (["-o", str(tmp_path / "x.parquet"), "-f", "jsonl"], "names a parquet file and --format says jsonl"),
+        (["--cluster-timeout", "5"], "--cluster-timeout only applies with --scheduler"),
     ]:
         code, out, err = run(capsys, "batch", str(collection), *argv)
         assert code == 2 and out == "", argv
         assert len(err.splitlines()) == 1 and needle in err, err
     assert existing.read_text() == "keep me\n"
-    code, _, _ = run(capsys, "batch", str(collection), "-o", str(existing), "--overwrite")
+    assert not (tmp_path / "x.csv").exists() and not (tmp_path / "x.parquet").exists()
+    code, _, err = run(capsys, "batch", str(collection), "-o", str(existing), "--overwrite")
     assert code == 0 and len(read_rows(existing)) == 1
+    assert "bgcli batch: 1 row written to" in err  # one row, not "1 rows"
+
+
+@pytest.mark.parametrize("content", ["", "\n# nothing yet\n", "id,name,position,notes\n"])
+def test_a_collection_without_positions_is_a_usage_error_as_in_report(capsys, tmp_path,
+                                                                      monkeypatch, content):
+    collection = tmp_path / "c.csv"
+    collection.write_text(content)
+    out = tmp_path / "out.csv"
+    code, stdout, err = run(capsys, "batch", str(collection), "-o", str(out))
+    assert (code, stdout, errors(err)) == (2, "", [f"bgcli: error: no positions in {str(collection)!r}"])
+    assert not out.exists()
+    code, _, report_err = run(capsys, "report", str(collection), "-o", str(tmp_path / "r"))
+    assert code == 2 and errors(report_err) == errors(err)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(content))
+    code, stdout, err = run(capsys, "batch", "-")
+    assert (code, stdout, errors(err)) == (2, "", ["bgcli: error: no positions on standard input"])
+
+
+def _read_only_folder(tmp_path: Path) -> Path:
+    """A folder this process cannot create files in (root may write anywhere: then /sys)."""
+    folder = tmp_path / "read-only"
+    folder.mkdir()
+    folder.chmod(0o555)
+    try:
+        (folder / "probe").touch()
+    except PermissionError:
+        return folder
+    if _cannot_touch("/sys/probe"):  # Linux's sysfs takes no new files
+        return Path("/sys")
+    pytest.skip("no folder here is read-only to this user")
+
+
+def _cannot_touch(path: str) -> bool:
+    try:
+        open(path, "a").close()
+    except OSError:
+        return True
+    os.unlink(path)
+    return False
+
+
+def test_an_output_that_cannot_be_written_is_refused_before_computing(capsys, tmp_path,
+                                                                     monkeypatch):
+    import bgcli.batch
+
+    def never(*_):
+        raise AssertionError("computed a position for an output it cannot write")
+
+    monkeypatch.setattr(bgcli.batch, "analyse", never)
+    collection = write_collection(tmp_path / "c.csv", POSITIONS[:2])
+    (tmp_path / "folder.csv").mkdir()
+    full = tmp_path / "full.csv"
+    full.symlink_to("/dev/full")
+    long_name = "x" * 300 + ".csv"
+    for output, argv, needle in [
+        (tmp_path / long_name, [], "cannot write this file (its name is too long: 255 bytes at most here)"),
+        (tmp_path / ("x" * 245 + ".parquet"), [], "(its name is too long, with '.lock' beside it: 255 bytes at most here)"),
+        (tmp_path / ("x" * 300) / "out.csv", [], "cannot write this file (File name too long)"),
+        (tmp_path / "folder.csv", ["--overwrite"], f"(it is a directory): {str(tmp_path / 'folder.csv')!r}"),
+        (tmp_path / "no" / "such" / "out.csv", [], "(No such file or directory): "),
+        (_read_only_folder(tmp_path) / "out.csv", [], "(Permission denied): "),
+        (full, ["--overwrite"], f"(No space left on device): {str(full)!r}"),
+        (collection, ["--overwrite"], "c.csv' is INPUT itself: write the rows to another file"),
+        (collection, ["--resume"], "c.csv' is INPUT itself"),
+    ]:
+        code, out, err = run(capsys, "batch", str(collection), "-o", str(output), "--rollout", *argv)
+        assert code == 2 and out == "", err
+        assert len(err.splitlines()) == 1 and needle in err, err
+    assert len(list(read_collection(collection))) == 2  # the collection is as it was
 
 
 def test_stdin_collection(capsys, tmp_path, monkeypatch):
@@ -483,6 +559,56 @@ def test_resume_refuses_other_settings(capsys, study):
     assert out.read_bytes() == before
 
 
+def _garbled(folder: Path) -> list[tuple[str, bytes, str]]:
+    """(name, content, what the error must say) of outputs that bgcli batch did not write."""
+    csv_lines = (folder / "full.csv").read_bytes().splitlines(keepends=True)
+    json_lines = (folder / "full.jsonl").read_bytes().splitlines(keepends=True)
+    short_row = csv_lines[3].rsplit(b",", 1)[0] + b"\n"  # the last field lost
+    fields = columns(BatchPlan(rollout=RolloutSettings()))
+    return [
+        ("short.csv", b"".join(csv_lines[:3] + [short_row] + csv_lines[4:]),
+         f"line 4 has {len(fields) - 1} fields where the header has {len(fields)}"),
+        ("interleaved.csv", b"".join(csv_lines[:2]) + csv_lines[2][:30] + b"".join(csv_lines[3:]),
+         "line 3 has"),
+        ("torn.jsonl", b"".join(json_lines[:1]) + json_lines[1][:30] + b"".join(json_lines[2:]),
+         "line 2 is not JSON"),
+        ("list.jsonl", b"".join(json_lines[:2]) + b"[1, 2]\n", "line 3 is not a JSON object"),
+        ("random.csv", random.Random(1).randbytes(3000), "it is not UTF-8 text"),
+        ("one-line.jsonl", b"not a row, no newline", "it does not begin as a bgcli batch output"),
+        ("parquet.csv", (folder / "full.parquet").read_bytes(), "it is a Parquet file, not csv"),
+    ]
+
+
+def test_resume_refuses_a_file_bgcli_batch_did_not_write(capsys, tmp_path, study):
+    """Rows with the wrong number of fields, lines that are not JSON, bytes that are not text,
+    a Parquet file under a .csv name: refused, naming the file and line, and left as they are
+    (the half-written last line a kill leaves is still cut off: test_resume_after_a_kill_in_mid_line)."""
+    collection, _, folder = study
+    for name, content, needle in _garbled(folder):
+        out = tmp_path / name
+        out.write_bytes(content)
+        code, _, err = run(capsys, "batch", str(collection), "-o", str(out), "--resume", *SMALL_ROLLOUT)
+        assert code == 2 and len(err.splitlines()) == 1, err
+        assert f"cannot resume {str(out)!r}: {needle}" in err, err
+        assert "Traceback" not in err and "already there" not in err
+        assert out.read_bytes() == content, name
+
+
+def test_resume_refuses_a_garbled_parquet_journal(capsys, tmp_path, study):
+    collection, _, folder = study
+    out = tmp_path / "out.parquet"
+    out.write_bytes((folder / "full.parquet").read_bytes())
+    journal_lines = (folder / "full.jsonl").read_text().splitlines(keepends=True)
+    for content, needle in [("not json at all\n", "line 1 is not JSON"),
+                            (journal_lines[0].replace('"id"', '"ident"'),
+                             "line 1 has other columns than the rows before it")]:
+        journal_path(out).write_text(content)
+        code, _, err = run(capsys, "batch", str(collection), "-o", str(out), "--resume", *SMALL_ROLLOUT)
+        assert code == 2 and f"cannot resume {str(journal_path(out))!r}: {needle}" in err, err
+        assert journal_path(out).read_text() == content
+    assert read_rows(out) == read_rows(folder / "full.parquet")
+
+
 def test_resume_refuses_another_evaluator_or_dice(capsys, tmp_path):
     collection = write_collection(tmp_path / "c.csv", POSITIONS[:2])
     out = tmp_path / "out.jsonl"
@@ -548,6 +674,58 @@ def test_ctrl_c_keeps_the_rows_written(capsys, tmp_path, study, monkeypatch):
         code, _, err = run(capsys, "batch", str(collection), "-o", str(out), "--resume", *SMALL_ROLLOUT)
         assert code == 0, err
         assert read_rows(out) == expected
+
+
+def test_ctrl_c_in_a_positions_last_games_stops_the_batch(capsys, tmp_path, study, monkeypatch):
+    """The rollout finishes the games in flight on Ctrl-C: when they are its last ones, the
+    rollout is complete, and the batch must stop all the same (once, it went on)."""
+    from bgcli.cli.batch import _BatchProgress
+
+    collection, expected, _ = study
+    positions_done = []
+
+    def ctrl_c_at_the_second_positions_end(self, done, total, *_):
+        if done == total:
+            positions_done.append(1)
+            if len(positions_done) == 2:
+                signal.raise_signal(signal.SIGINT)
+
+    monkeypatch.setattr(_BatchProgress, "on_games", ctrl_c_at_the_second_positions_end)
+    out = tmp_path / "out.csv"
+    code, _, err = run(capsys, "batch", str(collection), "-o", str(out), *SMALL_ROLLOUT, "--seed", "5")
+    assert code == 130, err
+    assert read_rows(out) == expected[:1]  # the second one is computed again by --resume
+    assert "1 row written" in err and "--resume continues" in err
+
+
+@pytest.fixture(scope="module")
+def signal_study(tmp_path_factory):
+    """Thirty positions at 200 games: a few seconds, mostly spent in positions' last games."""
+    folder = tmp_path_factory.mktemp("signals")
+    collection = write_collection(folder / "c.csv", random_positions(30, seed=5))
+    return collection, ["--rollout", "--trials", "200", "--no-variance-reduction", "--seed", "4"]
+
+
+@pytest.mark.parametrize("signal_name, rows, delay", [
+    ("SIGINT", 1, 0.0), ("SIGINT", 2, 0.05), ("SIGINT", 3, 0.12), ("SIGTERM", 1, 0.03),
+    ("SIGTERM", 2, 0.1)])
+def test_a_signal_at_any_moment_stops_the_batch(tmp_path, signal_study, signal_name, rows, delay):
+    """Ctrl-C or SIGTERM, wherever it lands in a position: exit 130 at once, every row written
+    complete and in order (none lost before it, none half-written)."""
+    collection, settings = signal_study
+    out = tmp_path / "out.csv"
+    process = _start_batch(collection, out, *settings)
+    with reaped(process):
+        _wait_for_rows(out, rows + 1, process)  # the header and ``rows`` rows
+        time.sleep(delay)
+        stderr = stop(process, getattr(signal, signal_name), timeout=30)
+    assert process.returncode == 130, stderr
+    assert "Traceback" not in stderr and "--resume continues" in stderr
+    written = read_rows(out)
+    assert rows <= len(written) < 30, "the batch was not stopped"
+    assert [row["id"] for row in written] == [str(n) for n in range(1, len(written) + 1)]
+    assert {row["games"] for row in written} == {"200"}
+    assert f"{len(written)} row" in stderr
 
 
 def _start_batch(collection: Path, out: Path, *argv: str) -> subprocess.Popen:
@@ -617,6 +795,41 @@ def test_sigterm_closes_a_parquet_file_properly(capsys, tmp_path, long_study):
     assert len(rows) == 10 and len({row["id"] for row in rows}) == 10
 
 
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_a_second_writer_on_one_output_is_refused(capsys, tmp_path, signal_study, suffix):
+    """--resume or --overwrite while another bgcli batch writes OUT: refused (exit 2, naming
+    the other's pid), OUT untouched; the first finishes with every row once. After a SIGKILL
+    the kernel has released the lock: --resume takes over."""
+    collection, settings = signal_study
+    out = tmp_path / f"out{suffix}"
+    first = _start_batch(collection, out, *settings)
+    with reaped(first):
+        _wait_for_rows(journal_path(out) if suffix == ".parquet" else out, 2, first)
+        for argv in (["--resume"], ["--overwrite"]):
+            code, _, err = run(capsys, "batch", str(collection), "-o", str(out), *argv, *settings)
+            assert code == 2 and errors(err) == [
+                f"bgcli: error: {str(out)!r} is being written by another bgcli batch "
+                f"(pid {first.pid}); wait for it to end, or write to another file"], err
+        assert first.wait(timeout=120) == 0, first.stderr.read()
+    rows = read_rows(out)
+    assert [row["id"] for row in rows] == [str(n) for n in range(1, 31)]
+    assert not lock_path(out).exists() and not journal_path(out).exists()
+    # a writer killed hard leaves its lock file, but no lock
+    out.unlink()
+    killed = _start_batch(collection, out, *settings)
+    with reaped(killed):
+        _wait_for_rows(journal_path(out) if suffix == ".parquet" else out, 2, killed)
+        killed.kill()
+        killed.wait()
+    assert lock_path(out).exists()
+    half_written = tmp_path / f".{out.name}.{killed.pid}.tmp"  # as if killed while closing
+    half_written.write_bytes(b"PAR1")
+    code, _, err = run(capsys, "batch", str(collection), "-o", str(out), "--resume", *settings)
+    assert code == 0, err
+    assert read_rows(out) == rows
+    assert sorted(tmp_path.iterdir()) == [out]  # no lock, journal or temporary file left
+
+
 # ----------------------------------------------------------------------------- Dask
 
 
@@ -628,7 +841,9 @@ def _dask(*argv: str, environment: dict | None = None, **kwargs) -> subprocess.P
 
 def _worker(scheduler_file: Path, environment: dict | None = None) -> subprocess.Popen:
     return _dask("worker", "--scheduler-file", str(scheduler_file), "--nthreads", "1",
-                 "--no-nanny", "--no-dashboard", "--host", "127.0.0.1", environment=environment)
+                 "--no-nanny", "--no-dashboard", "--host", "127.0.0.1",
+                 # --no-dashboard still serves health pages there, on every interface by default
+                 "--dashboard-address", "127.0.0.1:0", environment=environment)
 
 
 def _stop(processes: list[subprocess.Popen]) -> None:
@@ -655,13 +870,13 @@ def _wait_for_workers(address: str, count: int) -> None:
         client.wait_for_workers(count, timeout=120)
 
 
-@pytest.fixture(scope="module")
-def dask_cluster(tmp_path_factory):
-    """A real local cluster: ``dask scheduler`` and two ``dask worker --nthreads 1``
-    processes, on 127.0.0.1 only. Yields (address, scheduler file, processes list)."""
-    folder = tmp_path_factory.mktemp("dask")
+@contextlib.contextmanager
+def _local_cluster(folder: Path, workers: int):
+    """``dask scheduler`` and ``workers`` ``dask worker --nthreads 1`` processes, on
+    127.0.0.1 only. Yields (address, scheduler file, processes list)."""
     scheduler_file = folder / "scheduler.json"
     processes = [_dask("scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                       "--dashboard-address", "127.0.0.1:0",
                        "--scheduler-file", str(scheduler_file))]
     try:
         deadline = time.monotonic() + 60
@@ -670,11 +885,65 @@ def dask_cluster(tmp_path_factory):
             assert processes[0].poll() is None, "the Dask scheduler exited"
             time.sleep(0.1)
         address = json.loads(scheduler_file.read_text())["address"]
-        processes += [_worker(scheduler_file), _worker(scheduler_file)]
-        _wait_for_workers(address, 2)
+        processes += [_worker(scheduler_file) for _ in range(workers)]
+        _wait_for_workers(address, workers)
         yield address, scheduler_file, processes
     finally:
         _stop(processes)
+
+
+def test_a_lost_scheduler_is_one_error_and_the_rows_are_kept(tmp_path, long_study):
+    """The scheduler killed after the first row: the batch gives up within --cluster-timeout
+    of losing it, with one line per position it took along and one for the cluster (no
+    traceback from the Dask client), exit 1, the rows written kept."""
+    collection, settings = long_study
+    out = tmp_path / "dask.csv"
+    with _local_cluster(tmp_path, workers=1) as (address, _, processes):
+        batch = _start_batch(collection, out, *settings, "--seed", "21", "--scheduler", address,
+                             "--cluster-timeout", "3")
+        with reaped(batch):
+            _wait_for_rows(out, 2, batch)
+            processes[0].kill()
+            batch.wait(timeout=60)
+            err = batch.stderr.read()
+    assert batch.returncode == 1, err
+    assert "Traceback" not in err and "distributed.client" not in err, err
+    assert errors(err)[-1].startswith((  # found lost waiting for a row, or sending one
+        "bgcli: error: the Dask cluster has had no scheduler to reach for 3 s (--cluster-timeout)",
+        "bgcli: error: lost the Dask scheduler: ")), err
+    assert all("the cluster could not run it" in line for line in errors(err)[:-1]), err
+    rows = read_rows(out)
+    assert 1 <= len(rows) < 10 and f"{len(rows)} row" in err
+
+
+@pytest.fixture(scope="module")
+def dask_cluster(tmp_path_factory):
+    """A real local cluster of two workers, shared by the Dask tests."""
+    with _local_cluster(tmp_path_factory.mktemp("dask"), workers=2) as cluster:
+        yield cluster
+
+
+def test_a_cluster_that_loses_every_worker_gives_up(tmp_path, long_study, local_rows):
+    """Its only worker killed after the first row: after --cluster-timeout seconds without a
+    worker the batch says so and exits 1, every row written kept (and right). (It used to
+    wait forever: hence a process, and a time limit.)"""
+    collection, settings = long_study
+    out = tmp_path / "dask.csv"
+    with _local_cluster(tmp_path, workers=1) as (address, _, processes):
+        batch = _start_batch(collection, out, *settings, "--seed", "21", "--scheduler", address,
+                             "--cluster-timeout", "2")
+        with reaped(batch):
+            _wait_for_rows(out, 2, batch)
+            processes[1].kill()
+            batch.wait(timeout=60)
+            err = batch.stderr.read()
+    assert batch.returncode == 1, err
+    assert errors(err) == ["bgcli: error: the Dask cluster has had no worker for 2 s "
+                           "(--cluster-timeout): start it again and --resume"]
+    rows = read_rows(out)
+    assert 1 <= len(rows) < 10 and f"{len(rows)} row" in err
+    expected = {row["id"]: row for row in local_rows}
+    assert [expected[row["id"]] for row in rows] == rows
 
 
 @pytest.fixture(scope="module")

@@ -6,8 +6,11 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
+import shlex
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -610,6 +613,48 @@ def test_python_m_bgcli_bad_id_has_no_traceback():
     assert result.stderr.count("\n") == 1
     assert result.stderr.startswith("bgcli: error: ") and "'not/an/id'" in result.stderr
     assert result.stdout == ""
+
+
+WRITERS = [["show", "4HPwATDgc/ABMA"], ["pips", "4HPwATDgc/ABMA"], ["moves", "4HPwATDgc/ABMA", "31"],
+           ["rollout", "4HPwATDgc/ABMA", "--trials", "36", "--seed", "1"],
+           ["batch", "positions/examples.txt", "-f", "jsonl"]]
+REPOSITORY = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("argv", WRITERS, ids=lambda argv: argv[0])
+def test_a_reader_that_went_away_is_not_an_error(argv):
+    """stdout a pipe whose reader has closed it (as `| head` does once it has its lines):
+    exit 0, nothing on stderr (no "Exception ignored ... BrokenPipeError" at exit either)."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        result = subprocess.run([sys.executable, "-m", "bgcli", *argv], stdout=write_end,
+                                stderr=subprocess.PIPE, text=True, timeout=120, cwd=REPOSITORY)
+    finally:
+        os.close(write_end)
+    assert result.returncode == 0, result.stderr
+    assert [line for line in result.stderr.splitlines() if "games" not in line] == []
+
+
+def test_head_takes_the_first_row_of_a_batch():
+    script = ("set -o pipefail; " + shlex.join([sys.executable, "-m", "bgcli", "batch",
+                                                "positions/examples.txt", "-f", "jsonl"])
+              + " | head -1")
+    result = subprocess.run(["bash", "-c", script], capture_output=True, text=True,
+                            timeout=120, cwd=REPOSITORY)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["id"] == "3"
+    assert result.stderr == ""
+
+
+@pytest.mark.parametrize("argv", WRITERS, ids=lambda argv: argv[0])
+def test_a_full_device_is_one_line_and_exit_1(argv):
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([sys.executable, "-m", "bgcli", *argv], stdout=full,
+                                stderr=subprocess.PIPE, text=True, timeout=120, cwd=REPOSITORY)
+    assert result.returncode == 1, result.stderr
+    lines = [line for line in result.stderr.splitlines() if "games" not in line]
+    assert lines == ["bgcli: error: cannot write to standard output: No space left on device"]
 
 
 # ----------------------------------------------------------------------------- output

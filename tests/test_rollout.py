@@ -593,8 +593,10 @@ def test_cli_rollout_bad_options_exit_2_with_one_line(capsys, bad):
     assert "Traceback" not in err
 
 
-def test_ctrl_c_prints_the_partial_result_marked_partial():
-    """SIGINT during a long rollout: the games so far are printed, marked partial, exit 130."""
+@pytest.mark.parametrize("signal_name", ["SIGINT", "SIGTERM"])
+def test_ctrl_c_or_sigterm_prints_the_partial_result_marked_partial(signal_name):
+    """SIGINT (Ctrl-C) or SIGTERM during a long rollout: the games so far are printed, marked
+    partial, exit 130."""
     import signal
     import subprocess
     import sys
@@ -609,13 +611,32 @@ def test_ctrl_c_prints_the_partial_result_marked_partial():
         line = process.stderr.readline()
         assert "games" in line, line
         time.sleep(1.0)
-        process.send_signal(signal.SIGINT)
+        process.send_signal(getattr(signal, signal_name))
         out, err = process.communicate(timeout=120)
     finally:
         if process.poll() is None:
             process.kill()
-    assert process.returncode == 130
+    assert process.returncode == 130, err
     rows = json.loads(out)
     assert len(rows) == 1 and rows[0]["partial"] is True
     assert 0 < rows[0]["games"] < 10000000 and rows[0]["equity_se"] > 0
     assert "partial" in err and "Traceback" not in err
+
+
+def test_a_stop_in_the_last_games_is_reported_not_lost():
+    """Ctrl-C during the last batch of games: they are finished (the result is complete, not
+    partial), but the result says a stop was asked for, so that the caller stops too."""
+    import signal
+
+    def ctrl_c(done, total, *_):  # progress comes after each batch: as if it came during it
+        signal.raise_signal(signal.SIGINT)
+
+    first_batch = RolloutSettings(trials=64, seed=1, policy="heuristic")  # 32 games, then 32
+    result = rollout(Position.start(), first_batch, ctrl_c)
+    assert result.games == 32 and result.partial and result.interrupted
+    last_batch = RolloutSettings(trials=32, seed=1, policy="heuristic")  # one batch of 32
+    result = rollout(Position.start(), last_batch, ctrl_c)
+    assert result.games == 32 and not result.partial and result.interrupted
+    quiet = rollout(Position.start(), last_batch)
+    assert quiet.games == 32 and not quiet.partial and not quiet.interrupted
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # given back

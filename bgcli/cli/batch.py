@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import enum
+import itertools
+import logging
 import sys
 import time
 from pathlib import Path
@@ -10,6 +13,7 @@ from typing import Optional
 
 import typer
 
+from ..batch import CLUSTER_TIMEOUT
 from .common import MAX_SEED, SEED_RANGE_HELP, app, parse_dice_option, sigterm_as_interrupt
 from .inputs import InputError
 
@@ -109,14 +113,18 @@ def _output_format(output: Optional[Path], fmt: Optional[BatchFormat], resume: b
     """The format to write, from --format or OUT's extension; usage errors for the rest."""
     from ..batch import format_for
 
+    implied = format_for(output) if output is not None else None
     if fmt is None:
         if output is None:
             fmt = BatchFormat.csv
-        elif format_for(output) is None:
+        elif implied is None:
             raise typer.BadParameter(f"cannot tell the format from {str(output)!r}: name it .csv, "
                                      ".jsonl or .parquet, or give --format", param_hint="--output")
         else:
-            fmt = BatchFormat(format_for(output))
+            fmt = BatchFormat(implied)
+    elif implied is not None and implied != fmt.value:  # one of them is a mistake
+        raise typer.BadParameter(f"{str(output)!r} names a {implied} file and --format says "
+                                 f"{fmt.value}: give one or make them agree", param_hint="--format")
     if output is None and (resume or overwrite):
         raise typer.BadParameter("--resume and --overwrite need -o OUT", param_hint="--resume")
     if output is None and fmt == BatchFormat.parquet:
@@ -195,21 +203,73 @@ def batch(
                                           help="Rollout threads per process (default: all cores). Results do not depend on it."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS",
                                             help="Run on a Dask cluster, e.g. tcp://10.0.0.5:8786 (see the README). Same numbers; rows in the order they finish."),
+    cluster_timeout: Optional[float] = typer.Option(None, "--cluster-timeout", min=1.0, metavar="SECONDS",
+                                                    help=f"With --scheduler: give up (exit 1, the rows written kept) once the cluster has had no worker, or its scheduler could not be reached, for this long (default {CLUSTER_TIMEOUT:g})."),
 ) -> None:
     """Analyse a collection of positions: one tidy row per position (IDs, name, race metrics; with --rollout the five rates and equity with standard errors and the settings; the cube action and cubeful equity, from the rollout or else the evaluator; the evaluator's best play for the position's rolled dice or --dice), written as each position completes. A killed run keeps its rows; --resume finishes it with the same numbers. Bad rows are reported by file and line and skipped (exit 1).
 
     Example:  bgcli batch positions/examples.txt -o study.parquet --rollout --trials 1296 --seed 7
     """
-    from ..batch import (BatchPlan, check_resumable, connect, journal_path, open_output,
-                         read_done, run_batch)
-    from ..collections import read_collection
-    from ..errors import ClusterError, CollectionError, OutputError
-    from ..evaluation import policy_net
-
     fmt = _output_format(output, fmt, resume, overwrite)
     roll = parse_dice_option(dice)
     settings = _rollout_settings(with_rollout, trials, truncate, variance_reduction, quasi_random,
                                  bearoff_truncation, initial, stop_se, min_games, policy, threads)
+    if output is not None and collection != "-" and _same_file(Path(collection), output):
+        # --overwrite would empty the collection before it is read, --resume read its own rows
+        raise InputError(f"{str(output)!r} is INPUT itself: write the rows to another file")
+    if scheduler is None and cluster_timeout is not None:
+        raise typer.BadParameter("--cluster-timeout only applies with --scheduler",
+                                 param_hint="--cluster-timeout")
+    with _output_lock(output, fmt):
+        done, plan = _resumed_and_plan(output, fmt, resume, overwrite, settings, seed, roll,
+                                       policy, plies)
+        total, items = _collection(collection)
+        timeout = cluster_timeout if cluster_timeout is not None else CLUSTER_TIMEOUT
+        client = _client(scheduler, timeout)
+        try:
+            writer = _open_writer(output, fmt, plan, done)
+            _run(items, total, plan, done, client, writer, output, timeout)
+        finally:
+            if client is not None:
+                client.close()
+
+
+def _same_file(one: Path, other: Path) -> bool:
+    try:
+        return one.samefile(other)
+    except OSError:  # either is missing (or cannot be looked at): not one file
+        return False
+
+
+@contextlib.contextmanager
+def _output_lock(output: Optional[Path], fmt: BatchFormat):
+    """Checks OUT can be written at all, then holds it for this run alone (see OutputLock)."""
+    from ..batch import OutputLock, check_output_path
+    from ..errors import OutputError
+
+    if output is None:
+        yield
+        return
+    lock = OutputLock(output)
+    try:
+        check_output_path(output, fmt.value)
+        lock.acquire()
+    except OutputError as exc:
+        raise InputError(str(exc)) from None
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+def _resumed_and_plan(output, fmt, resume, overwrite, settings, seed, roll, policy, plies):
+    """What OUT already holds (None unless --resume) and the plan of this run, checked against
+    each other; an OUT that is there without --resume or --overwrite is a usage error."""
+    import secrets
+
+    from ..batch import BatchPlan, check_resumable, journal_path, read_done
+    from ..errors import OutputError
+    from ..evaluation import policy_net
 
     try:
         done = None
@@ -222,8 +282,6 @@ def batch(
                                          "--overwrite replaces it", param_hint="--output")
         master_seed = 0
         if settings is not None:
-            import secrets
-
             master_seed = seed if seed is not None else (
                 done.master_seed if done is not None and done.master_seed is not None
                 else secrets.randbits(53))
@@ -233,30 +291,72 @@ def batch(
         policy_net(plan.evaluator_policy)  # unreadable $BGCLI_WEIGHTS: one error, not one a row
         if done is not None:
             check_resumable(done, plan, output)
-
-        # --------------------------------------------------------------- run
-        source = None if collection == "-" else Path(collection)
-        total = None
-        if source is not None:
-            total = sum(1 for _ in read_collection(source))
-        items = read_collection(source)
-        client = connect(scheduler) if scheduler is not None else None
-    except (CollectionError, OutputError, ClusterError) as exc:
-        raise InputError(str(exc)) from None
-    try:
-        writer = open_output(output, fmt.value, plan, done, stream=sys.stdout)
     except OutputError as exc:
-        if client is not None:
-            client.close()
         raise InputError(str(exc)) from None
+    return done, plan
+
+
+def _collection(collection: str):
+    """(number of entries or None for stdin, the entries); a usage error for a collection
+    that cannot be read or holds no position at all, as ``bgcli report`` has it."""
+    from ..collections import read_collection
+    from ..errors import CollectionError
+
+    source = None if collection == "-" else Path(collection)
+    try:
+        total = sum(1 for _ in read_collection(source)) if source is not None else None
+        items = read_collection(source)
+        first = next(items, None)
+    except CollectionError as exc:
+        raise InputError(str(exc)) from None
+    if first is None:  # the words of report (a file) and the other commands (stdin)
+        raise InputError(f"no positions in {str(source)!r}" if source is not None
+                         else "no positions on standard input")
+    return total, itertools.chain([first], items)
+
+
+def _client(scheduler: Optional[str], timeout: float):
+    from ..batch import connect
+    from ..errors import ClusterError
+
+    if scheduler is None:
+        return None
+    import distributed  # noqa: F401  (sets up its logging, quietened here)
+
+    # a lost scheduler is reported as the rows it fails and one error; the client's own log
+    # of it would add a traceback on stderr
+    logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
+    try:
+        return connect(scheduler, timeout)
+    except ClusterError as exc:
+        raise InputError(str(exc)) from None
+
+
+def _open_writer(output, fmt, plan, done):
+    from ..batch import open_output
+    from ..errors import OutputError
+
+    try:
+        return open_output(output, fmt.value, plan, done, stream=sys.stdout)
+    except OutputError as exc:
+        raise InputError(str(exc)) from None
+
+
+def _run(items, total, plan, done, client, writer, output, cluster_timeout: float) -> None:
+    """Compute and write every row; the summary on stderr; Ctrl-C and SIGTERM exit 130, a
+    cluster left without workers exits 1, each after closing OUT with every finished row."""
+    from ..batch import run_batch
+    from ..errors import ClusterError, CollectionError
 
     progress = _BatchProgress(total)
     interrupted = False
+    lost: ClusterError | None = None
     began = time.monotonic()
     try:
         with sigterm_as_interrupt():
             for outcome in run_batch(items, plan, done=done.keys if done is not None else set(),
-                                     client=client, games_progress=progress.on_games):
+                                     client=client, games_progress=progress.on_games,
+                                     cluster_timeout=cluster_timeout):
                 if outcome.error is not None:
                     progress.report(outcome.label, outcome.error)
                 elif not outcome.skipped:
@@ -264,19 +364,22 @@ def batch(
                 progress.advance(outcome)
     except KeyboardInterrupt:
         interrupted = True
+    except ClusterError as exc:
+        lost = exc
     except CollectionError as exc:  # a collection that turns out unreadable part-way
         raise InputError(str(exc)) from None
     finally:
         progress.close()
         writer.close()  # Parquet: written here, also after Ctrl-C
-        if client is not None:
-            client.close()
 
     where = f" to {output}" if output is not None else ""
     skipped = f", {progress.skipped} already there" if progress.skipped else ""
     failed = f", {progress.failed} failed" if progress.failed else ""
-    typer.echo(f"bgcli batch: {progress.written} rows written{where}{skipped}{failed} "
+    rows = "1 row" if writer.rows == 1 else f"{writer.rows} rows"
+    typer.echo(f"bgcli batch: {rows} written{where}{skipped}{failed} "
                f"in {time.monotonic() - began:.1f} s", err=True)
+    if lost is not None:
+        raise lost
     if interrupted:
         hint = "; --resume continues" if output is not None else ""
         typer.echo(f"bgcli: interrupted: the rows written are complete{hint}", err=True)

@@ -128,6 +128,37 @@ class _RolloutProgress:
             self.bar.stop()
 
 
+def _roll_all(positions, input_file, settings) -> tuple[list[dict], int, bool]:
+    """Roll every position out: (rows, positions that failed, interrupted). A Ctrl-C or SIGTERM
+    stops after the position in flight, whose row is kept (marked partial if games are missing)."""
+    from ..rollout import rollout as run_rollout
+
+    rows, failed = [], 0
+    for raw, situation, error in situations(positions, input_file):
+        if error is not None:
+            report(raw.label, error)
+            failed += 1
+            continue
+        if settings.cubeful and not situation.match.is_money:
+            report(raw.label, BgcliError("cubeful rollouts are for money play, and this "
+                                         "position is at a match score"))
+            failed += 1
+            continue
+        progress = _RolloutProgress(raw.text, settings.trials)
+        try:
+            result = run_rollout(situation.position, settings, progress,
+                                 cube_owner=_owner_on_roll(situation.match),
+                                 jacoby=situation.match.jacoby)
+        except KeyboardInterrupt:  # before the first games were done
+            return rows, failed, True
+        finally:
+            progress.close()
+        rows.append({"input": raw.text} | result.row())
+        if result.interrupted:  # also when the stop came in the last games
+            return rows, failed, True
+    return rows, failed, False
+
+
 @app.command()
 def rollout(
     positions: Optional[List[str]] = typer.Argument(None, help="Positions; '-' reads stdin."),
@@ -152,7 +183,6 @@ def rollout(
     Example:  bgcli rollout 4HPwATDgc/ABMA --trials 1296 --seed 1
     """
     from ..rollout import RolloutSettings
-    from ..rollout import rollout as run_rollout
 
     settings = RolloutSettings(
         trials=trials, seed=seed, policy=policy, truncate=truncate,
@@ -164,31 +194,7 @@ def rollout(
     if problems:
         raise typer.BadParameter("; ".join(problems))
     settings = settings.with_seed()
-    rows, failed, interrupted = [], 0, False
-    for raw, situation, error in situations(positions, input_file):
-        if error is not None:
-            report(raw.label, error)
-            failed += 1
-            continue
-        if settings.cubeful and not situation.match.is_money:
-            report(raw.label, BgcliError("cubeful rollouts are for money play, and this "
-                                         "position is at a match score"))
-            failed += 1
-            continue
-        progress = _RolloutProgress(raw.text, settings.trials)
-        try:
-            result = run_rollout(situation.position, settings, progress,
-                                 cube_owner=_owner_on_roll(situation.match),
-                                 jacoby=situation.match.jacoby)
-        except KeyboardInterrupt:
-            interrupted = True
-            break
-        finally:
-            progress.close()
-        rows.append({"input": raw.text} | result.row())
-        if result.partial:
-            interrupted = True
-            break
+    rows, failed, interrupted = _roll_all(positions, input_file, settings)
     if not rows and not failed and not interrupted:
         raise no_positions(positions, input_file)
     if fmt == OutputFormat.table:
@@ -196,7 +202,8 @@ def rollout(
     else:
         emit(rows, fmt)
     if interrupted:
-        typer.echo("bgcli: interrupted: the last row is partial", err=True)
+        last = "the last row is partial" if rows and rows[-1]["partial"] else "the rows given are complete"
+        typer.echo(f"bgcli: interrupted: {last}", err=True)
         raise typer.Exit(130)
     if failed:
         raise typer.Exit(1)

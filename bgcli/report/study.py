@@ -247,7 +247,9 @@ def rollout_games(position, settings, progress: Progress | None = None):
     settings = replace(settings.with_seed(), stop_se=None)
     report = None if progress is None else (lambda done, total, *_: progress(done, total))
     result = rollout(position, settings, report)
-    if result.partial:  # Ctrl-C: a report of part of the games is not what was asked for
+    # Ctrl-C: a report of part of the games is not what was asked for, and one that came in
+    # the last games must still stop the report
+    if result.interrupted:
         raise KeyboardInterrupt
     return result, result.values @ EQUITY_WEIGHTS - 1.0
 
