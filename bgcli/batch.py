@@ -65,7 +65,8 @@ from typing import IO, Callable, Iterable, Iterator
 
 from . import __version__
 from .collections import Entry, EntryError
-from .errors import BgcliError, ClusterError, OutputError
+from .errors import BgcliError, ClusterError, CollectionError, OutputError
+from .values import plain
 from .rollout import RolloutSettings
 
 __all__ = [
@@ -136,15 +137,6 @@ def position_seed(master_seed: int, position_id: str, match_id: str) -> int:
     position's IDs, reduced to 53 bits (``bgcli.rollout.SEED_BITS``: exact as a double)."""
     text = f"{master_seed}:{position_id}:{match_id}".encode()
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> (64 - 53)
-
-
-def _plain(value):
-    """A plain Python value for a row: numpy scalars unwrapped, non-finite floats None."""
-    if hasattr(value, "item"):
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
 
 
 def _text(value) -> str:
@@ -325,7 +317,7 @@ def analyse(entry: Entry, plan: BatchPlan, progress: GamesProgress | None = None
     row["net"] = policy_net(plan.evaluator_policy)
     row["bgcli_version"] = __version__
     row["elapsed_seconds"] = round(time.perf_counter() - began, 3)
-    return {key: _plain(value) for key, value in row.items()}
+    return {key: plain(value) for key, value in row.items()}
 
 
 # ---------------------------------------------------------------------------- many positions
@@ -351,13 +343,28 @@ def _attempt(entry: Entry, plan: BatchPlan, progress: GamesProgress | None = Non
         return Outcome(entry.label, entry, error=f"internal error: {type(exc).__name__}: {exc}")
 
 
+def _until_broken(items: Iterable[Entry | EntryError]) -> Iterator[Entry | EntryError]:
+    """``items``, and where the collection stops being readable one ``EntryError`` saying so
+    in place of the rest (a collection unreadable from its start still raises)."""
+    read_any = False
+    try:
+        for item in items:
+            read_any = True
+            yield item
+    except CollectionError as exc:
+        if not read_any or exc.where is None:
+            raise
+        yield EntryError(exc.where, f"{exc.reason}; the rest of the file is not read")
+
+
 def _pending(items: Iterable[Entry | EntryError], done: frozenset | set
              ) -> Iterator[Entry | Outcome]:
     """Entries still to compute; rows that are not entries, and entries whose (id,
-    position_id) is in ``done``, come out as finished outcomes."""
+    position_id) is in ``done``, come out as finished outcomes. A collection that breaks off
+    part-way (a quote never closed) ends with a failed outcome where it broke."""
     from .notation.detect import parse_situation
 
-    for item in items:
+    for item in _until_broken(items):
         if isinstance(item, EntryError):
             yield Outcome(item.label, error=item.message)
         elif done:

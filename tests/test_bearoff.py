@@ -276,7 +276,7 @@ def test_pips_command_shows_bearoff_fields():
                 "race_win_exact"):
         assert start[key] is None
     table = runner.invoke(app, ["pips", "2+4OAADb5gEAAA"])
-    assert "epc_on_roll" in table.output and "55.7746" in table.output
+    assert "EPC" in table.output.splitlines()[0] and "55.7746" in table.output
 
 
 def test_pips_with_one_side_home():

@@ -266,3 +266,23 @@ def test_match_scores_beyond_the_table_are_usage_errors(capsys, away):
     code, out, err = run(capsys, "match", away, "3")
     assert (code, out) == (2, "")
     assert "less than or equal to 25" in one_line(err)
+
+
+def test_a_batch_whose_collection_breaks_off_keeps_the_rows_before_it(capsys, tmp_path):
+    path = tmp_path / "broken.csv"
+    path.write_text(f'id,position\n1,{START_ID}\n2,"{START_ID}"x\n3,{START_ID}\n')
+    out_file = tmp_path / "out.csv"
+    code, _, err = run(capsys, "batch", str(path), "-o", str(out_file))
+    assert code == 1
+    assert f"bgcli: error: {path}:3: cannot read this CSV row" in err
+    assert "1 row written, 1 failed" in err
+    lines = out_file.read_text().splitlines()
+    assert len(lines) == 2 and lines[1].startswith(f"1,,{START_ID},")
+
+
+def test_a_batch_whose_collection_is_unreadable_from_its_start_is_a_usage_error(capsys, tmp_path):
+    path = tmp_path / "broken.csv"
+    path.write_text(f'id,position\n1,"{START_ID}\n')
+    code, out, err = run(capsys, "batch", str(path))
+    assert (code, out) == (2, "")
+    assert one_line(err) == f'bgcli: error: {path}:2: this CSV row opens a quote (") that is never closed'

@@ -296,6 +296,22 @@ def _resumed_and_plan(output, fmt, resume, overwrite, settings, seed, roll, poli
     return done, plan
 
 
+def _count(items) -> int:
+    """How many rows the progress bar expects: the entries, and the row where a collection
+    that breaks off part-way stops (reported as failed); unreadable from its start: raises."""
+    from ..errors import CollectionError
+
+    count = 0
+    try:
+        for _ in items:
+            count += 1
+    except CollectionError as exc:
+        if count == 0 or exc.where is None:
+            raise
+        count += 1
+    return count
+
+
 def _collection(collection: str):
     """(number of entries or None for stdin, the entries); a usage error for a collection
     that cannot be read or holds no position at all, as ``bgcli report`` has it."""
@@ -304,7 +320,7 @@ def _collection(collection: str):
 
     source = None if collection == "-" else Path(collection)
     try:
-        total = sum(1 for _ in read_collection(source)) if source is not None else None
+        total = _count(read_collection(source)) if source is not None else None
         items = read_collection(source)
         first = next(items, None)
     except CollectionError as exc:

@@ -13,10 +13,11 @@ from __future__ import annotations
 import csv
 import enum
 import json
-import math
 import shutil
 import sys
 from typing import IO, Iterable
+
+from ..values import plain
 
 
 class OutputFormat(str, enum.Enum):
@@ -27,25 +28,8 @@ class OutputFormat(str, enum.Enum):
     ndjson = "ndjson"
 
 
-#: significant digits a float keeps in CSV and JSON: every digit the numbers mean (rollouts and
-#: the evaluator work to about 1e-7), without the binary noise of 0.8098799999999999
-FLOAT_DIGITS = 12
-
-
-def _plain(value):
-    """JSON-safe scalar: NaN/inf become None, numpy scalars become Python ones, floats are
-    rounded to ``FLOAT_DIGITS`` significant digits."""
-    if hasattr(value, "item"):
-        value = value.item()
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            return None
-        return float(f"{value:.{FLOAT_DIGITS}g}")
-    return value
-
-
 def _cell_text(value) -> str:
-    value = _plain(value)
+    value = plain(value)
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -56,7 +40,7 @@ def _cell_text(value) -> str:
 
 
 def _csv_value(value):
-    value = _plain(value)
+    value = plain(value)
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -127,7 +111,7 @@ def _table(rows: list[dict], columns: list[str], out: IO[str]) -> None:
     cells = [[_cell_text(row.get(c)) for c in columns] for row in rows]
     widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
     numeric = [
-        all(isinstance(_plain(row.get(c)), (int, float)) and not isinstance(row.get(c), bool)
+        all(isinstance(plain(row.get(c)), (int, float)) and not isinstance(row.get(c), bool)
             for row in rows if row.get(c) is not None)
         for c in columns
     ]
@@ -160,8 +144,8 @@ def emit(rows: Iterable[dict], fmt: OutputFormat, columns: list[str] | None = No
         for row in rows:
             writer.writerow({k: _csv_value(v) for k, v in row.items()})
     elif fmt == OutputFormat.json:
-        json.dump([{k: _plain(v) for k, v in row.items()} for row in rows], out, indent=2)
+        json.dump([{k: plain(v) for k, v in row.items()} for row in rows], out, indent=2)
         out.write("\n")
     else:
         for row in rows:
-            out.write(json.dumps({k: _plain(v) for k, v in row.items()}) + "\n")
+            out.write(json.dumps({k: plain(v) for k, v in row.items()}) + "\n")
