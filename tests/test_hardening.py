@@ -275,7 +275,7 @@ def test_a_batch_whose_collection_breaks_off_keeps_the_rows_before_it(capsys, tm
     code, _, err = run(capsys, "batch", str(path), "-o", str(out_file))
     assert code == 1
     assert f"bgcli: error: {path}:3: cannot read this CSV row" in err
-    assert "1 row written, 1 failed" in err
+    assert f"1 row written to {out_file}, 1 failed" in err
     lines = out_file.read_text().splitlines()
     assert len(lines) == 2 and lines[1].startswith(f"1,,{START_ID},")
 
