@@ -267,7 +267,8 @@ def _resumed_and_plan(output, fmt, resume, overwrite, settings, seed, roll, poli
     each other; an OUT that is there without --resume or --overwrite is a usage error."""
     import secrets
 
-    from ..batch import BatchPlan, check_resumable, journal_path, read_done
+    from ..analysis import AnalysisPlan
+    from ..batch import check_resumable, journal_path, read_done
     from ..errors import OutputError
     from ..evaluation import policy_net
 
@@ -285,8 +286,8 @@ def _resumed_and_plan(output, fmt, resume, overwrite, settings, seed, roll, poli
             master_seed = seed if seed is not None else (
                 done.master_seed if done is not None and done.master_seed is not None
                 else secrets.randbits(53))
-        plan = BatchPlan(rollout=settings, master_seed=master_seed,
-                         policy=settings.policy if settings is not None else policy or BatchPlan.policy,
+        plan = AnalysisPlan(rollout=settings, master_seed=master_seed,
+                         policy=settings.policy if settings is not None else policy or AnalysisPlan.policy,
                          dice=(max(roll), min(roll)) if roll is not None else None, plies=plies)
         policy_net(plan.evaluator_policy)  # unreadable $BGCLI_WEIGHTS: one error, not one a row
         if done is not None:

@@ -185,8 +185,8 @@ def cube(
     if cubeful and efficiency is not None:
         raise typer.BadParameter("--efficiency applies to Janowski's model on cubeless rates, "
                                  "not to --cubeful rollouts", param_hint="--efficiency")
+    from ..analysis import evaluator_rates, rollout_rates
     from ..decisions import cube_decision
-    from ..evaluation import position_probabilities
     from ..notation.detect import parse_situation
 
     situation = parse_situation(position)
@@ -202,21 +202,20 @@ def cube(
         extra = {"source": f"cubeful rollouts, {settings.trials} games each"}
         extra |= _settings_columns(settings) | {"cubeful": True}
     elif rollout:
-        from ..rollout import rollout as run_rollout
-
         bar = _RolloutProgress(position, settings.trials)
         try:
-            result = run_rollout(situation.position, settings, bar)
+            rates = rollout_rates(situation.position, settings, bar, keep_partial=True)
         finally:
             bar.close()
-        decision = cube_decision(situation, result.means, jacoby, efficiency)
+        result = rates.result
+        decision = cube_decision(situation, rates.probabilities, jacoby, efficiency)
         extra = {"source": f"rollout, {result.games} games"
                  + (" (partial)" if result.partial else ""),
                  "cubeless_equity_se": result.equity_se, "games": result.games}
         extra |= _settings_columns(settings)
     else:
-        probabilities = position_probabilities(situation.position, policy, plies)
-        decision = cube_decision(situation, probabilities, jacoby, efficiency)
+        rates = evaluator_rates(situation, policy, plies)
+        decision = cube_decision(situation, rates.probabilities, jacoby, efficiency)
         extra = {"source": f"evaluator ({policy}, {plies}-ply)"} \
             | _settings_columns(None, policy, plies)
     row = {"position_id": situation.position_id, "match_id": situation.match_id} \
