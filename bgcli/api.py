@@ -23,14 +23,18 @@ nullable ``Int64``, ``float`` columns ``float64`` (NaN where null), ``bool`` col
 nullable ``boolean``. ``read_batch(path)`` reads a file of ``bgcli batch`` into the same
 types.
 
-Example (the numbers are those of ``bgcli batch ... --rollout --trials 1296 --seed 1``)::
+Example (docs/api.md has it with its output)::
 
-    >>> import bgcli
-    >>> frame = bgcli.analyse(["4HPwATDgc/ABMA", "OJ+bAQDYnucAAA"],
-    ...                       rollout=bgcli.RolloutSettings(trials=1296), master_seed=1)
-    >>> frame[["position_id", "pips_on_roll", "equity", "equity_se", "cube_action"]]
+    import pandas as pd
+    import bgcli
 
-    >>> bgcli.pips(["OJ+bAQDYnucAAA"])[["pips_on_roll", "pips_opponent", "keith_action"]]
+    positions = pd.Series({"opening": "4HPwATDgc/ABMA", "race": "OJ+bAQDYnucAAA"})
+    frame = bgcli.analyse(positions, rollout=bgcli.RolloutSettings(trials=1296),
+                          master_seed=1, dice="31")
+    frame[["id", "pips_on_roll", "equity", "equity_se", "cube_action", "best_play"]]
+
+    # the same numbers as:  bgcli batch FILE --rollout --trials 1296 --master-seed 1 --dice 31
+    bgcli.pips(["OJ+bAQDYnucAAA"])[["pips_on_roll", "pips_opponent", "keith_action"]]
 
 Importing this module imports pandas; numba is imported at the first analysis.
 """
