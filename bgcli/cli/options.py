@@ -31,7 +31,8 @@ SeedOption = typer.Option(None, "--seed", "-s", min=0, max=MAX_SEED,
 MasterSeedOption = typer.Option(None, "--master-seed", "-s", min=0, max=MAX_SEED,
                                 help="Master seed: each position's rollout seed derives from it "
                                      "and the position. Drawn at random (and kept in every row) "
-                                     "if omitted. " + SEED_RANGE_HELP)
+                                     "if omitted; bgcli batch --resume reuses OUT's. "
+                                     + SEED_RANGE_HELP)
 OldSeedOption = typer.Option(None, "--seed", min=0, max=MAX_SEED,
                              help="Deprecated: the old name of --master-seed (a master seed "
                                   "here, not a rollout's seed); still works, with a note. "
