@@ -177,10 +177,10 @@ def batch(
     if scheduler is None and cluster_timeout is not None:
         raise typer.BadParameter("--cluster-timeout only applies with --scheduler",
                                  param_hint="--cluster-timeout")
-    seed = master_seed_option(master_seed, old_seed, "batch")  # last: its note is no error
+    master_seed = master_seed_option(master_seed, old_seed, "batch")  # last: its note is no error
     with _output_lock(output, fmt):
-        done, plan = _resumed_and_plan(output, fmt, resume, overwrite, settings, seed, roll,
-                                       policy, plies)
+        done, plan = _resumed_and_plan(output, fmt, resume, overwrite, settings, master_seed,
+                                       roll, policy, plies)
         total, items = _collection(collection)
         timeout = cluster_timeout if cluster_timeout is not None else CLUSTER_TIMEOUT
         client = _client(scheduler, timeout)
@@ -220,7 +220,7 @@ def _output_lock(output: Optional[Path], fmt: BatchFormat):
         lock.release()
 
 
-def _resumed_and_plan(output, fmt, resume, overwrite, settings, seed, roll, policy, plies):
+def _resumed_and_plan(output, fmt, resume, overwrite, settings, given_seed, roll, policy, plies):
     """What OUT already holds (None unless --resume) and the plan of this run, checked against
     each other; an OUT that is there without --resume or --overwrite is a usage error."""
     import secrets
@@ -241,11 +241,11 @@ def _resumed_and_plan(output, fmt, resume, overwrite, settings, seed, roll, poli
                                          "--overwrite replaces it", param_hint="--output")
         master_seed = 0
         if settings is not None:
-            master_seed = seed if seed is not None else (
+            master_seed = given_seed if given_seed is not None else (
                 done.master_seed if done is not None and done.master_seed is not None
                 else secrets.randbits(53))
         plan = AnalysisPlan(rollout=settings, master_seed=master_seed,
-                         policy=settings.policy if settings is not None else policy or AnalysisPlan.policy,
+                         policy=settings.policy if settings is not None else policy,
                          dice=(max(roll), min(roll)) if roll is not None else None, plies=plies)
         policy_net(plan.evaluator_policy)  # unreadable $BGCLI_WEIGHTS: one error, not one a row
         if done is not None:
