@@ -47,7 +47,7 @@ class Progress:
             fields = {"status": status} if completed is None else {"completed": completed,
                                                                    "status": status}
             self.bar.update(self.task, **fields)
-        elif line is not None and (force or time.monotonic() - self.last_line > self.every):
+        elif line is not None and (force or time.monotonic() - self.last_line >= self.every):
             self.last_line = time.monotonic()
             typer.echo(line, err=True)
 
