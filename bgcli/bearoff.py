@@ -36,12 +36,12 @@ from __future__ import annotations
 import functools
 import math
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from .cache import cache_dirs
 from .position import Position
 
 __all__ = [
@@ -155,15 +155,6 @@ def write_onesided(path: Path, arrays: dict[str, np.ndarray] | None = None) -> P
     return path
 
 
-def _cache_dirs() -> list[Path]:
-    dirs = []
-    if os.environ.get("XDG_CACHE_HOME"):
-        dirs.append(Path(os.environ["XDG_CACHE_HOME"]) / "bgcli")
-    dirs.append(Path.home() / ".cache" / "bgcli")
-    dirs.append(Path(tempfile.gettempdir()) / "bgcli-cache")
-    return dirs
-
-
 _SHAPES = {"rolls": (POSITIONS, ROLLS), "first": (POSITIONS, FIRST_ROLLS),
            "mean": (POSITIONS,), "mean_first": (POSITIONS,)}
 
@@ -185,12 +176,12 @@ def _locate() -> dict[str, np.ndarray]:
     found = _read(DATA_FILE) if DATA_FILE.exists() else None
     if found is not None:
         return found
-    for directory in _cache_dirs():
+    for directory in cache_dirs():
         path = directory / CACHE_NAME
         if path.exists() and (found := _read(path)) is not None:
             return found
     arrays = build_onesided()
-    for directory in _cache_dirs():
+    for directory in cache_dirs():
         try:
             write_onesided(directory / CACHE_NAME, arrays)
             break
@@ -368,7 +359,7 @@ def _twosided_name(checkers: int) -> str:
 def load_twosided(checkers: int = TWOSIDED_CHECKERS) -> np.ndarray:
     """The two-sided table (float32, read-only), from the cache or built and cached now."""
     size = math.comb(checkers + POINTS, POINTS)
-    for directory in _cache_dirs():
+    for directory in cache_dirs():
         path = directory / _twosided_name(checkers)
         if path.exists():
             try:
@@ -378,7 +369,7 @@ def load_twosided(checkers: int = TWOSIDED_CHECKERS) -> np.ndarray:
             if table.shape == (size, size) and table.dtype == np.float32:
                 return table
     table = build_twosided(checkers).astype(np.float32)
-    for directory in _cache_dirs():
+    for directory in cache_dirs():
         try:
             directory.mkdir(parents=True, exist_ok=True)
             path = directory / _twosided_name(checkers)

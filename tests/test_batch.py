@@ -346,7 +346,7 @@ def test_an_output_that_cannot_be_written_is_refused_before_computing(capsys, tm
     def never(*_):
         raise AssertionError("computed a position for an output it cannot write")
 
-    monkeypatch.setattr(bgcli.batch, "analyse", never)
+    monkeypatch.setattr(bgcli.batch.outcomes, "analyse", never)
     collection = write_collection(tmp_path / "c.csv", POSITIONS[:2])
     (tmp_path / "folder.csv").mkdir()
     full = tmp_path / "full.csv"
@@ -663,7 +663,7 @@ def test_ctrl_c_keeps_the_rows_written(capsys, tmp_path, study, monkeypatch):
     import bgcli.batch
 
     collection, expected, _ = study
-    real_analyse, calls = bgcli.batch.analyse, []
+    real_analyse, calls = bgcli.batch.outcomes.analyse, []
 
     def interrupted_at_the_third(entry, plan, progress=None):
         calls.append(entry.id)
@@ -674,11 +674,11 @@ def test_ctrl_c_keeps_the_rows_written(capsys, tmp_path, study, monkeypatch):
     for suffix in (".csv", ".parquet"):
         calls.clear()
         out = tmp_path / f"out{suffix}"
-        monkeypatch.setattr(bgcli.batch, "analyse", interrupted_at_the_third)
+        monkeypatch.setattr(bgcli.batch.outcomes, "analyse", interrupted_at_the_third)
         code, _, err = run(capsys, "batch", str(collection), "-o", str(out), *SMALL_ROLLOUT, "--seed", "5")
         assert code == 130 and "--resume continues" in err
         assert read_rows(out) == expected[:2]  # Parquet: written properly on the way out
-        monkeypatch.setattr(bgcli.batch, "analyse", real_analyse)
+        monkeypatch.setattr(bgcli.batch.outcomes, "analyse", real_analyse)
         code, _, err = run(capsys, "batch", str(collection), "-o", str(out), "--resume", *SMALL_ROLLOUT)
         assert code == 0, err
         assert read_rows(out) == expected

@@ -14,8 +14,13 @@ from typing import Optional
 import typer
 
 from ..batch import CLUSTER_TIMEOUT
-from .common import MAX_SEED, SEED_RANGE_HELP, app, parse_dice_option, sigterm_as_interrupt
+from .common import app, parse_dice_option, sigterm_as_interrupt
+from .options import (BearoffTruncationOption, InitialOption, MasterSeedOption, MinGamesOption,
+                      OldSeedOption, PliesOption, PolicyOption, QuasiRandomOption, StopSeOption,
+                      ThreadsOption, TrialsOption, TruncateOption, VarianceReductionOption,
+                      given_options, master_seed_option, rollout_settings)
 from .inputs import InputError
+from .progress import Progress
 
 
 class BatchFormat(str, enum.Enum):
@@ -25,30 +30,16 @@ class BatchFormat(str, enum.Enum):
 
 
 class _BatchProgress:
-    """One progress display on stderr for the whole batch: a live bar on a terminal, a line
-    every ten seconds otherwise. Error lines go through it so they do not tear the bar."""
+    """The progress of the whole batch on the progress display (``bgcli.cli.progress``): a
+    live bar on a terminal, a line every ten seconds otherwise. Error lines go through it so
+    they do not tear the bar."""
 
     def __init__(self, total: int | None):
         self.total = total
         self.done = self.written = self.skipped = self.failed = 0
         self.began = time.monotonic()
-        self.last_line = self.began
         self.games = ""
-        self.bar = None
-        if sys.stderr.isatty():
-            import rich.console
-            import rich.progress
-
-            self.console = rich.console.Console(stderr=True)
-            self.bar = rich.progress.Progress(
-                rich.progress.TextColumn("batch"),
-                rich.progress.BarColumn(bar_width=24),
-                rich.progress.MofNCompleteColumn(),
-                rich.progress.TimeElapsedColumn(),
-                rich.progress.TextColumn("{task.fields[status]}"),
-                console=self.console, transient=True)
-            self.task = self.bar.add_task("batch", total=total, status="")
-            self.bar.start()
+        self.display = Progress("batch", total)
 
     def _rate(self) -> str:
         computed = self.written + self.failed
@@ -74,17 +65,13 @@ class _BatchProgress:
         return "  ".join(filter(None, [self.games, ", ".join(filter(None, parts))]))
 
     def report(self, label: str, message: str) -> None:
-        line = f"bgcli: error: {label}: {message}"
-        if self.bar is not None:  # printed above the live bar
-            self.console.print(line, markup=False, highlight=False, soft_wrap=True)
-        else:
-            typer.echo(line, err=True)
+        self.display.message(f"bgcli: error: {label}: {message}")
 
     def on_games(self, done: int, total: int, rate: float, equity: float, se: float) -> None:
         """Games within the position being rolled out here (local runs only)."""
-        if self.bar is not None:
+        if self.display.live:
             self.games = f"games {done}/{total}" if done < total else ""
-            self.bar.update(self.task, status=self._status())
+            self.display.update(status=self._status())
 
     def advance(self, outcome) -> None:
         self.done += 1
@@ -95,17 +82,12 @@ class _BatchProgress:
         else:
             self.written += 1
         self.games = ""
-        if self.bar is not None:
-            self.bar.update(self.task, completed=self.done, status=self._status())
-        elif time.monotonic() - self.last_line > 10:
-            self.last_line = time.monotonic()
-            of = f"/{self.total}" if self.total is not None else ""
-            typer.echo(f"bgcli batch: {self.done}{of} positions, {self._status()}", err=True)
+        of = f"/{self.total}" if self.total is not None else ""
+        status = self._status()
+        self.display.update(self.done, status, f"bgcli batch: {self.done}{of} positions, {status}")
 
     def close(self) -> None:
-        if self.bar is not None:
-            self.bar.stop()
-            self.bar = None
+        self.display.close()
 
 
 def _output_format(output: Optional[Path], fmt: Optional[BatchFormat], resume: bool,
@@ -134,38 +116,17 @@ def _output_format(output: Optional[Path], fmt: Optional[BatchFormat], resume: b
     return fmt
 
 
-def _rollout_settings(with_rollout: bool, trials, truncate, variance_reduction, quasi_random,
-                      bearoff_truncation, initial, stop_se, min_games, policy, threads):
+def _rollout_settings(with_rollout: bool, policy: str, **options):
     """RolloutSettings from the options (None without --rollout, where giving any rollout
-    option is a usage error: it would silently do nothing)."""
-    from ..rollout import RolloutSettings
-
-    options = {"--trials": trials, "--truncate": truncate,
-               "--variance-reduction": variance_reduction, "--quasi-random": quasi_random,
-               "--bearoff-truncation": bearoff_truncation, "--initial": initial, "--stop-se": stop_se, "--min-games": min_games,
-               "--threads": threads}  # --policy also picks the evaluator: it applies without
-    given = [name for name, value in options.items() if value is not None]
+    option is a usage error: it would silently do nothing; --policy also picks the evaluator,
+    so it applies without)."""
     if not with_rollout:
+        given = given_options(**options)
         if given:
             raise typer.BadParameter(f"{', '.join(given)} only apply with --rollout", param_hint="--rollout")
-        problems = RolloutSettings(policy=policy).problems() if policy is not None else []
-        if problems:
-            raise typer.BadParameter("; ".join(problems), param_hint="--policy")
+        rollout_settings(policy=policy)  # a bad --policy is a usage error here too
         return None
-    defaults = RolloutSettings()
-    settings = RolloutSettings(
-        trials=trials or defaults.trials, policy=policy or defaults.policy,
-        truncate=defaults.truncate if truncate is None else truncate,
-        variance_reduction=defaults.variance_reduction if variance_reduction is None else variance_reduction,
-        quasi_random=defaults.quasi_random if quasi_random is None else quasi_random,
-        bearoff_truncation=(defaults.bearoff_truncation if bearoff_truncation is None
-                            else bearoff_truncation),
-        initial=bool(initial), stop_se=stop_se,
-        min_games=defaults.min_games if min_games is None else min_games, threads=threads)
-    problems = settings.problems()
-    if problems:
-        raise typer.BadParameter("; ".join(problems))
-    return settings
+    return rollout_settings(policy=policy, **options)
 
 
 @app.command()
@@ -180,27 +141,21 @@ def batch(
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace OUT if it exists."),
     with_rollout: bool = typer.Option(False, "--rollout/--no-rollout",
                                       help="Roll every position out too (default: pip counts and race metrics only)."),
-    trials: Optional[int] = typer.Option(None, "--trials", "-n", min=1, help="Games per position (default 1296)."),
-    seed: Optional[int] = typer.Option(None, "--seed", "-s", min=0, max=MAX_SEED,
-                                       help="Master seed; each position's seed derives from it and the position. Drawn at random (and kept in every row) if omitted; --resume reuses OUT's. " + SEED_RANGE_HELP),
-    truncate: Optional[int] = typer.Option(None, "--truncate", min=0,
-                                           help="Stop each game after this many plies and score it with the evaluator (default 0: play to the end)."),
-    variance_reduction: Optional[bool] = typer.Option(None, "--variance-reduction/--no-variance-reduction",
-                                                      help="Subtract each roll's luck (default: as bgcli rollout)."),
-    quasi_random: Optional[bool] = typer.Option(None, "--quasi-random/--no-quasi-random",
-                                                help="Spread the first two rolls evenly (default: as bgcli rollout)."),
-    bearoff_truncation: Optional[bool] = typer.Option(None, "--bearoff-truncation/--no-bearoff-truncation",
-                                                      help="End games in the exact two-sided bear-off database (default: as bgcli rollout)."),
-    initial: Optional[bool] = typer.Option(None, "--initial", help="Treat positions as the start of a game: no doubles on the first roll."),
-    stop_se: Optional[float] = typer.Option(None, "--stop-se", min=0.0,
-                                            help="Stop a position once its equity's standard error is below this..."),
-    min_games: Optional[int] = typer.Option(None, "--min-games", min=2, help="...after at least this many games (default 324)."),
-    policy: Optional[str] = typer.Option(None, "--policy", help="net (the trained neural net, default; BGCLI_WEIGHTS picks its weights), heuristic or random: plays the rollouts, and is the evaluator of the cube and best-play columns."),
+    trials: Optional[int] = TrialsOption,
+    master_seed: Optional[int] = MasterSeedOption,
+    old_seed: Optional[int] = OldSeedOption,
+    truncate: Optional[int] = TruncateOption,
+    variance_reduction: Optional[bool] = VarianceReductionOption,
+    quasi_random: Optional[bool] = QuasiRandomOption,
+    bearoff_truncation: Optional[bool] = BearoffTruncationOption,
+    initial: Optional[bool] = InitialOption,
+    stop_se: Optional[float] = StopSeOption,
+    min_games: Optional[int] = MinGamesOption,
+    policy: str = PolicyOption,
     dice: Optional[str] = typer.Option(None, "--dice", "-d", metavar="DICE",
                                        help="A roll, e.g. 31: the best play for it is given for every position that has no dice rolled (a position's own rolled dice win)."),
-    plies: int = typer.Option(1, "--plies", min=0, max=1, help="The evaluator's lookahead for the best-play column and, without --rollout, the cube columns: 1 (default, gnubg's 1-ply, as bgcli best) or 0 (static)."),
-    threads: Optional[int] = typer.Option(None, "--threads", "-t", min=1,
-                                          help="Rollout threads per process (default: all cores). Results do not depend on it."),
+    plies: int = PliesOption,
+    threads: Optional[int] = ThreadsOption,
     scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS",
                                             help="Run on a Dask cluster, e.g. tcp://10.0.0.5:8786 (see the README). Same numbers; rows in the order they finish."),
     cluster_timeout: Optional[float] = typer.Option(None, "--cluster-timeout", min=1.0, metavar="SECONDS",
@@ -208,21 +163,24 @@ def batch(
 ) -> None:
     """Analyse a collection of positions: one tidy row per position (IDs, name, race metrics; with --rollout the five rates and equity with standard errors and the settings; the cube action and cubeful equity, from the rollout or else the evaluator; the evaluator's best play for the position's rolled dice or --dice), written as each position completes. A killed run keeps its rows; --resume finishes it with the same numbers. Bad rows are reported by file and line and skipped (exit 1).
 
-    Example:  bgcli batch positions/examples.txt -o study.parquet --rollout --trials 1296 --seed 7
+    Example:  bgcli batch positions/examples.txt -o study.parquet --rollout --trials 1296 --master-seed 7
     """
     fmt = _output_format(output, fmt, resume, overwrite)
     roll = parse_dice_option(dice)
-    settings = _rollout_settings(with_rollout, trials, truncate, variance_reduction, quasi_random,
-                                 bearoff_truncation, initial, stop_se, min_games, policy, threads)
+    settings = _rollout_settings(with_rollout, policy, trials=trials, truncate=truncate,
+                                 variance_reduction=variance_reduction, quasi_random=quasi_random,
+                                 bearoff_truncation=bearoff_truncation, initial=initial,
+                                 stop_se=stop_se, min_games=min_games, threads=threads)
     if output is not None and collection != "-" and _same_file(Path(collection), output):
         # --overwrite would empty the collection before it is read, --resume read its own rows
         raise InputError(f"{str(output)!r} is INPUT itself: write the rows to another file")
     if scheduler is None and cluster_timeout is not None:
         raise typer.BadParameter("--cluster-timeout only applies with --scheduler",
                                  param_hint="--cluster-timeout")
+    master_seed = master_seed_option(master_seed, old_seed, "batch")  # last: its note is no error
     with _output_lock(output, fmt):
-        done, plan = _resumed_and_plan(output, fmt, resume, overwrite, settings, seed, roll,
-                                       policy, plies)
+        done, plan = _resumed_and_plan(output, fmt, resume, overwrite, settings, master_seed,
+                                       roll, policy, plies)
         total, items = _collection(collection)
         timeout = cluster_timeout if cluster_timeout is not None else CLUSTER_TIMEOUT
         client = _client(scheduler, timeout)
@@ -262,12 +220,13 @@ def _output_lock(output: Optional[Path], fmt: BatchFormat):
         lock.release()
 
 
-def _resumed_and_plan(output, fmt, resume, overwrite, settings, seed, roll, policy, plies):
+def _resumed_and_plan(output, fmt, resume, overwrite, settings, given_seed, roll, policy, plies):
     """What OUT already holds (None unless --resume) and the plan of this run, checked against
     each other; an OUT that is there without --resume or --overwrite is a usage error."""
     import secrets
 
-    from ..batch import BatchPlan, check_resumable, journal_path, read_done
+    from ..analysis import AnalysisPlan
+    from ..batch import check_resumable, journal_path, read_done
     from ..errors import OutputError
     from ..evaluation import policy_net
 
@@ -282,11 +241,11 @@ def _resumed_and_plan(output, fmt, resume, overwrite, settings, seed, roll, poli
                                          "--overwrite replaces it", param_hint="--output")
         master_seed = 0
         if settings is not None:
-            master_seed = seed if seed is not None else (
+            master_seed = given_seed if given_seed is not None else (
                 done.master_seed if done is not None and done.master_seed is not None
                 else secrets.randbits(53))
-        plan = BatchPlan(rollout=settings, master_seed=master_seed,
-                         policy=settings.policy if settings is not None else policy or BatchPlan.policy,
+        plan = AnalysisPlan(rollout=settings, master_seed=master_seed,
+                         policy=settings.policy if settings is not None else policy,
                          dice=(max(roll), min(roll)) if roll is not None else None, plies=plies)
         policy_net(plan.evaluator_policy)  # unreadable $BGCLI_WEIGHTS: one error, not one a row
         if done is not None:

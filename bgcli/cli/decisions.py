@@ -12,12 +12,12 @@ import typer
 from ..errors import BgcliError, OutputError
 from .common import FormatOption, app, check_writable, dice_for
 from .output import OutputFormat, emit
-from .rollout import (BearoffTruncationOption, PolicyOption, QuasiRandomOption, SeedOption,
-                      ThreadsOption, TrialsOption, TruncateOption, VarianceReductionOption,
-                      _RolloutProgress)
+from .options import (BearoffTruncationOption, PliesOption, PolicyOption, QuasiRandomOption,
+                      SeedOption, ThreadsOption, TrialsOption, TruncateOption,
+                      VarianceReductionOption, rollout_settings)
+from .rollout import _RolloutProgress
 
 PositionArgument = typer.Argument(..., help="A Position ID, POSITIONID:MATCHID or XGID.")
-PliesOption = typer.Option(1, "--plies", min=0, max=1, help="The evaluator's lookahead: 1 (default) averages, over the 21 rolls of the player on roll, the static evaluation after the best play for each (gnubg's 1-ply); 0 is the static evaluation alone.")
 
 
 def _pm(value: float, se: float, digits: int = 3) -> str:
@@ -28,18 +28,13 @@ def _pm(value: float, se: float, digits: int = 3) -> str:
 
 def _settings(trials, seed, threads, truncate, variance_reduction, quasi_random,
               bearoff_truncation, policy, cubeful: bool = False):
-    from dataclasses import replace
-
-    from ..rollout import RolloutSettings
-
-    settings = RolloutSettings(trials=trials, seed=seed, policy=policy, truncate=truncate,
-                               variance_reduction=variance_reduction, quasi_random=quasi_random,
-                               bearoff_truncation=bearoff_truncation, threads=threads)
-    # checked as the rollouts will run: cubeful ones refuse variance reduction
-    problems = replace(settings, cubeful=cubeful).problems()
-    if problems:
-        raise typer.BadParameter("; ".join(problems))
-    return settings.with_seed()
+    """The rollout settings of best and cube, seeded; checked as the rollouts will run
+    (cubeful ones refuse variance reduction), though a cubeful cube decision sets cubeful
+    itself."""
+    return rollout_settings(trials=trials, seed=seed, threads=threads, truncate=truncate,
+                            variance_reduction=variance_reduction, quasi_random=quasi_random,
+                            bearoff_truncation=bearoff_truncation, policy=policy,
+                            cubeful=cubeful).with_seed()
 
 
 def _settings_columns(settings, policy: str = "net", plies: int | None = None) -> dict:
@@ -78,13 +73,13 @@ def best(
     evaluate_only: bool = typer.Option(False, "--evaluate-only", help="No rollouts: every legal play ranked by the evaluator."),
     plies: int = PliesOption,
     chart: Optional[Path] = typer.Option(None, "--chart", help="Also draw the candidates' equities with 95% intervals to this .png or .svg file."),
-    trials: int = TrialsOption,
+    trials: Optional[int] = TrialsOption,
     seed: Optional[int] = SeedOption,
     threads: Optional[int] = ThreadsOption,
-    truncate: int = TruncateOption,
-    variance_reduction: bool = VarianceReductionOption,
-    quasi_random: bool = QuasiRandomOption,
-    bearoff_truncation: bool = BearoffTruncationOption,
+    truncate: Optional[int] = TruncateOption,
+    variance_reduction: Optional[bool] = VarianceReductionOption,
+    quasi_random: Optional[bool] = QuasiRandomOption,
+    bearoff_truncation: Optional[bool] = BearoffTruncationOption,
     policy: str = PolicyOption,
     fmt: OutputFormat = FormatOption,
 ) -> None:
@@ -168,13 +163,13 @@ def cube(
     jacoby: Optional[bool] = typer.Option(None, "--jacoby/--no-jacoby", help="Money play: gammons count only once the cube is turned (default: as the Match ID says; off for a bare Position ID)."),
     efficiency: Optional[float] = typer.Option(None, "--efficiency", min=0.0, max=1.0, help="Cube efficiency x of Janowski's model (default: gnubg's by position class: 0.68 contact, 0.6-0.7 race by pips, 0.6 bear-off)."),
     plies: int = PliesOption,
-    trials: int = TrialsOption,
+    trials: Optional[int] = TrialsOption,
     seed: Optional[int] = SeedOption,
     threads: Optional[int] = ThreadsOption,
-    truncate: int = TruncateOption,
-    variance_reduction: bool = VarianceReductionOption,
-    quasi_random: bool = QuasiRandomOption,
-    bearoff_truncation: bool = BearoffTruncationOption,
+    truncate: Optional[int] = TruncateOption,
+    variance_reduction: Optional[bool] = VarianceReductionOption,
+    quasi_random: Optional[bool] = QuasiRandomOption,
+    bearoff_truncation: Optional[bool] = BearoffTruncationOption,
     policy: str = PolicyOption,
     fmt: OutputFormat = FormatOption,
 ) -> None:
@@ -185,8 +180,8 @@ def cube(
     if cubeful and efficiency is not None:
         raise typer.BadParameter("--efficiency applies to Janowski's model on cubeless rates, "
                                  "not to --cubeful rollouts", param_hint="--efficiency")
+    from ..analysis import evaluator_rates, rollout_rates
     from ..decisions import cube_decision
-    from ..evaluation import position_probabilities
     from ..notation.detect import parse_situation
 
     situation = parse_situation(position)
@@ -202,21 +197,20 @@ def cube(
         extra = {"source": f"cubeful rollouts, {settings.trials} games each"}
         extra |= _settings_columns(settings) | {"cubeful": True}
     elif rollout:
-        from ..rollout import rollout as run_rollout
-
         bar = _RolloutProgress(position, settings.trials)
         try:
-            result = run_rollout(situation.position, settings, bar)
+            rates = rollout_rates(situation.position, settings, bar, keep_partial=True)
         finally:
             bar.close()
-        decision = cube_decision(situation, result.means, jacoby, efficiency)
+        result = rates.result
+        decision = cube_decision(situation, rates.probabilities, jacoby, efficiency)
         extra = {"source": f"rollout, {result.games} games"
                  + (" (partial)" if result.partial else ""),
                  "cubeless_equity_se": result.equity_se, "games": result.games}
         extra |= _settings_columns(settings)
     else:
-        probabilities = position_probabilities(situation.position, policy, plies)
-        decision = cube_decision(situation, probabilities, jacoby, efficiency)
+        rates = evaluator_rates(situation, policy, plies)
+        decision = cube_decision(situation, rates.probabilities, jacoby, efficiency)
         extra = {"source": f"evaluator ({policy}, {plies}-ply)"} \
             | _settings_columns(None, policy, plies)
     row = {"position_id": situation.position_id, "match_id": situation.match_id} \

@@ -6,7 +6,6 @@ from __future__ import annotations
 import enum
 import os
 import shlex
-import sys
 import time
 from pathlib import Path
 from typing import Optional
@@ -14,11 +13,14 @@ from typing import Optional
 import typer
 
 from ..errors import BgcliError
-from ..rollout import SEED_BITS, RolloutSettings
-from .common import MAX_SEED, SEED_RANGE_HELP, app, check_writable, report as report_error
+from ..rollout import SEED_BITS
+from .common import app, check_writable, report as report_error
 from .inputs import InputError
-
-DEFAULTS = RolloutSettings()  # the rollout options default to bgcli rollout's
+from .progress import Progress
+from .options import (DEFAULTS, InitialOption, MasterSeedOption, OldSeedOption, PliesOption,
+                      PolicyOption, QuasiRandomOption, ThreadsOption, TrialsOption,
+                      TruncateOption, VarianceReductionOption, master_seed_option,
+                      rollout_settings)
 
 _BATCH_OR_COLLECTION = (".csv", ".tsv", ".txt", ".jsonl", ".ndjson", ".json", ".parquet", ".pq")
 
@@ -33,68 +35,39 @@ class ChartKind(str, enum.Enum):
 
 # ---------------------------------------------------------------------------- shared options
 
-TrialsOption = typer.Option(DEFAULTS.trials, "--trials", "-n", min=1,
-                            help="Games per position for rollouts run here (a second or two a "
-                                 "position; the equity's SE is about 0.03 at 1296).")
-SeedOption = typer.Option(None, "--seed", "-s", min=0, max=MAX_SEED,
-                          help="Master seed, as in bgcli batch: each position's seed derives from "
-                               "it and the position. Drawn at random (and shown) if omitted. "
-                               + SEED_RANGE_HELP)
-ThreadsOption = typer.Option(None, "--threads", "-t", min=1,
-                             help="Threads (default: all cores). Results do not depend on it.")
-TruncateOption = typer.Option(DEFAULTS.truncate, "--truncate", min=0,
-                              help="Stop each game after this many plies and score it with the evaluator (0: play to the end).")
-VarianceOption = typer.Option(DEFAULTS.variance_reduction, "--variance-reduction/--no-variance-reduction",
-                              help="Subtract each roll's luck, measured by the evaluator (as bgcli rollout).")
-QuasiOption = typer.Option(DEFAULTS.quasi_random, "--quasi-random/--no-quasi-random",
-                           help="Spread the first two rolls evenly.")
-InitialOption = typer.Option(False, "--initial",
-                             help="Treat positions as the start of a game: no doubles on the first roll.")
-PolicyOption = typer.Option(DEFAULTS.policy, "--policy", help="How the games are played: net (greedy over the trained neural net, the default; the weights BGCLI_WEIGHTS names, else the shipped ones), heuristic or random.")
-ReportPolicyOption = typer.Option(DEFAULTS.policy, "--policy", help="How the games are played, and the evaluator of the cube actions and best plays: net (greedy over the trained neural net, the default; the weights BGCLI_WEIGHTS names, else the shipped ones), heuristic or random.")
 
-
-def _settings(trials, threads, truncate, variance_reduction, quasi_random, initial, policy):
-    settings = RolloutSettings(trials=trials, policy=policy, truncate=truncate,
-                               variance_reduction=variance_reduction, quasi_random=quasi_random,
-                               initial=initial, threads=threads)
-    problems = settings.problems()
-    if problems:
-        raise typer.BadParameter("; ".join(problems))
-    return settings
-
-
-def _master_seed(seed: Optional[int]) -> int:
+def _master_seed(master_seed: Optional[int], old_seed: Optional[int], command: str) -> int:
     import secrets
 
+    seed = master_seed_option(master_seed, old_seed, command)
     return seed if seed is not None else secrets.randbits(SEED_BITS)
 
 
 class _Progress:
-    """Progress on stderr: a line per position; on a terminal also the games as they go."""
+    """The positions of a chart or report on the progress display (``bgcli.cli.progress``):
+    a line per position rolled out; on a terminal also a bar with the games as they go."""
 
     def __init__(self, command: str, total: int):
         self.command = command
         self.total = total
-        self.interactive = sys.stderr.isatty()
         self.began = time.monotonic()
+        self.display = Progress(command, total)
 
     def games(self, index, entry, done, total) -> None:
-        if self.interactive:
-            sys.stderr.write(f"\r{self.command}: {index + 1}/{self.total} "
-                             f"{entry.row.get('position_id', '')}: {done}/{total} games\x1b[K")
-            sys.stderr.flush()
+        self.display.update(index, f"{entry.row.get('position_id', '')}: {done}/{total} games")
 
     def done(self, index, entry) -> None:
-        if self.interactive:
-            sys.stderr.write("\r\x1b[K")
+        self.display.update(index + 1)
         row = entry.row
         if entry.error or not entry.has_rollout:  # errors are reported once, at the end
             return
-        typer.echo(f"{self.command}: {index + 1}/{self.total} {row.get('position_id', '')}: "
-                   f"{row['games']} games, equity {float(row['equity']):+.3f} "
-                   f"± {float(row['equity_se'] or 0):.3f}  ({time.monotonic() - self.began:.1f} s)",
-                   err=True)
+        self.display.message(
+            f"{self.command}: {index + 1}/{self.total} {row.get('position_id', '')}: "
+            f"{row['games']} games, equity {float(row['equity']):+.3f} "
+            f"± {float(row['equity_se'] or 0):.3f}  ({time.monotonic() - self.began:.1f} s)")
+
+    def close(self) -> None:
+        self.display.close()
 
 
 def _read(path: Path):
@@ -147,13 +120,14 @@ def chart(
     ident: Optional[str] = typer.Option(None, "--id",
                                         help="The row of a file to draw (its id or Position ID), for board, outcomes and convergence."),
     title: Optional[str] = typer.Option(None, "--title", help="A title for the chart."),
-    trials: int = TrialsOption,
-    seed: Optional[int] = SeedOption,
+    trials: Optional[int] = TrialsOption,
+    master_seed: Optional[int] = MasterSeedOption,
+    old_seed: Optional[int] = OldSeedOption,
     threads: Optional[int] = ThreadsOption,
-    truncate: int = TruncateOption,
-    variance_reduction: bool = VarianceOption,
-    quasi_random: bool = QuasiOption,
-    initial: bool = InitialOption,
+    truncate: Optional[int] = TruncateOption,
+    variance_reduction: Optional[bool] = VarianceReductionOption,
+    quasi_random: Optional[bool] = QuasiRandomOption,
+    initial: Optional[bool] = InitialOption,
     policy: str = PolicyOption,
 ) -> None:
     """Draw a chart of a position, a rollout or a collection as PNG or SVG.
@@ -167,7 +141,9 @@ def chart(
     from ..report.study import analyse, replay_games
 
     check_writable(output, "--output", (".png", ".svg"))
-    settings = _settings(trials, threads, truncate, variance_reduction, quasi_random, initial, policy)
+    settings = rollout_settings(trials=trials, threads=threads, truncate=truncate,
+                                variance_reduction=variance_reduction,
+                                quasi_random=quasi_random, initial=initial, policy=policy)
     entries, from_file = _entries_from_source(source)
     if not entries:
         raise InputError(f"no positions in {source!r}: nothing to draw")
@@ -176,9 +152,13 @@ def chart(
     needs_rollout = kind in (ChartKind.outcomes, ChartKind.equity) or (
         kind == ChartKind.convergence and not chosen[0].has_rollout)
     if kind != ChartKind.board:
+        seed = _master_seed(master_seed, old_seed, "chart")
         progress = _Progress("bgcli chart", len(chosen))
-        analyse(chosen, settings, _master_seed(seed), rollouts=needs_rollout,
-                on_done=progress.done, progress=progress.games, decisions=False)
+        try:
+            analyse(chosen, settings, seed, rollouts=needs_rollout, on_done=progress.done,
+                    progress=progress.games, decisions=False)
+        finally:
+            progress.close()
     failed = [e for e in chosen if e.error]
     for entry in failed:
         report_error(entry.label or source, entry.error)
@@ -227,6 +207,7 @@ def _command_text(source: Path, output: Path, title, rolled: bool, settings, mas
     if plies != 1:
         words += ["--plies", str(plies)]
     if rolled:
+        # --seed, the old name of --master-seed: a report says what it said before
         words += ["--trials", str(settings.trials), "--seed", str(master_seed)]
         if settings.truncate != DEFAULTS.truncate:
             words += ["--truncate", str(settings.truncate)]
@@ -276,31 +257,34 @@ def report(
                                   help="Roll out the positions that have no rollout yet (default); --no-rollout reports pip counts, race metrics and the evaluator's decisions only."),
     replay: bool = typer.Option(False, "--replay",
                                 help="For a batch result: replay each row's rollout (its seed and settings: the same games) to draw its convergence chart."),
-    trials: int = TrialsOption,
-    seed: Optional[int] = SeedOption,
+    trials: Optional[int] = TrialsOption,
+    master_seed: Optional[int] = MasterSeedOption,
+    old_seed: Optional[int] = OldSeedOption,
     threads: Optional[int] = ThreadsOption,
-    truncate: int = TruncateOption,
-    variance_reduction: bool = VarianceOption,
-    quasi_random: bool = QuasiOption,
-    initial: bool = InitialOption,
-    policy: str = ReportPolicyOption,
-    plies: int = typer.Option(1, "--plies", min=0, max=1, help="The evaluator's lookahead for the decisions it makes (best plays; cube actions without a rollout): 1 (default, gnubg's 1-ply, as bgcli best) or 0 (static)."),
+    truncate: Optional[int] = TruncateOption,
+    variance_reduction: Optional[bool] = VarianceReductionOption,
+    quasi_random: Optional[bool] = QuasiRandomOption,
+    initial: Optional[bool] = InitialOption,
+    policy: str = PolicyOption,
+    plies: int = PliesOption,
 ) -> None:
     """Write a study report of a collection or batch result: an HTML page and its Markdown twin.
 
     The report is index.html (one self-contained page that opens offline, images embedded) and report.md (its Markdown twin, images in images/). It holds a summary (equity and pip charts, a table of every position with its cube action and cubeful equity) and, per position, the board, its IDs, pip counts and race metrics, the rollout table, the decisions (cube action before the roll with its cubeful equities, from the rollout's rates or else the evaluator's; the evaluator's best play when the position has dice rolled), outcome and convergence charts; the footer gives the settings, seeds and bgcli version. Positions without a rollout are rolled out here with the options of bgcli rollout (1296 games each by default: a second or two a position). Prints the files written.
 
-    Example:  bgcli report positions/examples.txt -o reports/example --trials 1296 --seed 1
+    Example:  bgcli report positions/examples.txt -o reports/example --trials 1296 --master-seed 1
     """
     from ..report import write_report
     from ..report.study import StudyError, analyse, replay_games
 
-    settings = _settings(trials, threads, truncate, variance_reduction, quasi_random, initial, policy)
+    settings = rollout_settings(trials=trials, threads=threads, truncate=truncate,
+                                variance_reduction=variance_reduction,
+                                quasi_random=quasi_random, initial=initial, policy=policy)
     _check_report_folder(output)
     entries = _read(source)
     if not entries:
         raise InputError(f"no positions in {str(source)!r}")
-    master_seed = _master_seed(seed)
+    master_seed = _master_seed(master_seed, old_seed, "report")
     progress = _Progress("bgcli report", len(entries))
     rolled = rollouts and any(not e.error and e.situation is not None and not e.has_rollout
                               for e in entries)
@@ -317,8 +301,11 @@ def report(
                     except StudyError as exc:
                         report_error(entry.label, exc)
     except KeyboardInterrupt:
+        progress.close()  # before the message, which the bar would hide
         typer.echo("bgcli: interrupted: no report written", err=True)
         raise typer.Exit(130)
+    finally:
+        progress.close()
     for entry in entries:
         if entry.error:
             report_error(entry.label or entry.id, entry.error)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import sys
 from pathlib import Path
 from typing import List, Optional
 
@@ -11,30 +10,12 @@ import typer
 
 from ..errors import BgcliError
 
-from .common import (MAX_SEED, SEED_RANGE_HELP, FormatOption, InputOption, app, no_positions,
-                     report, situations)
+from .common import FormatOption, InputOption, app, no_positions, report, situations
+from .options import (BearoffTruncationOption, InitialOption, MinGamesOption, PolicyOption,
+                      QuasiRandomOption, SeedOption, StopSeOption, ThreadsOption, TrialsOption,
+                      TruncateOption, VarianceReductionOption, rollout_settings)
 from .output import OutputFormat, emit, fits
-
-# rollout options shared by every command that rolls out (rollout, best, cube)
-TrialsOption = typer.Option(1296, "--trials", "-n", min=1, help="Games per position.")
-SeedOption = typer.Option(None, "--seed", "-s", min=0, max=MAX_SEED,
-                          help="Dice seed; a random one is drawn and reported if omitted. "
-                               + SEED_RANGE_HELP)
-ThreadsOption = typer.Option(None, "--threads", "-t", min=1,
-                             help="Threads (default: all cores). Results do not depend on it.")
-TruncateOption = typer.Option(0, "--truncate", min=0,
-                              help="Stop each game after this many plies and score it with the evaluator (0: play to the end).")
-VarianceReductionOption = typer.Option(
-    False, "--variance-reduction/--no-variance-reduction",
-    help="Subtract each roll's luck, measured by the evaluator (off by default: it costs "
-         "about 20x per game and cuts the variance a little more than that; see the README).")
-QuasiRandomOption = typer.Option(True, "--quasi-random/--no-quasi-random",
-                                 help="Spread the first two rolls evenly: 1296 games hold every pair once.")
-BearoffTruncationOption = typer.Option(
-    True, "--bearoff-truncation/--no-bearoff-truncation",
-    help="End a game once both sides are in the exact two-sided bear-off database (8 checkers a side, all home) and score it exactly, as gnubg does.")
-PolicyOption = typer.Option("net", "--policy", help="How the games are played: net (greedy over the trained neural net, the default; the weights BGCLI_WEIGHTS names, else the shipped ones), heuristic (greedy over a hand-written evaluation) or random.")
-
+from .progress import Progress
 
 ROLLOUT_TABLE_COLUMNS = ["position_id", "Win", "W(g)", "W(bg)", "L(g)", "L(bg)", "Equity",
                          "games", "seed"]
@@ -91,41 +72,22 @@ def _owner_on_roll(match) -> str:
 
 
 class _RolloutProgress:
-    """Progress on stderr: a live bar on a terminal, an occasional line otherwise."""
+    """The games of one rollout on the progress display (``bgcli.cli.progress``); off a
+    terminal a line at the first report, every ten seconds and at the end."""
 
     def __init__(self, label: str, total: int):
-        import rich.progress
-
-        self.interactive = sys.stderr.isatty()
         self.label = label
-        self.last_line = 0.0
-        self.bar = None
-        if self.interactive:
-            console = rich.console.Console(stderr=True)
-            self.bar = rich.progress.Progress(
-                rich.progress.TextColumn("{task.description}"),
-                rich.progress.BarColumn(),
-                rich.progress.MofNCompleteColumn(),
-                rich.progress.TextColumn("{task.fields[status]}"),
-                console=console, transient=True)
-            self.task = self.bar.add_task(label, total=total, status="")
-            self.bar.start()
+        self.display = Progress(label, total)
+        self.first = True
 
     def __call__(self, done: int, total: int, rate: float, equity: float, se: float) -> None:
         status = f"{rate:,.0f} games/s  equity {_plus_minus(equity, se, 4, '+')}"
-        if self.bar is not None:
-            self.bar.update(self.task, completed=done, status=status)
-        else:
-            import time
-
-            now = time.monotonic()
-            if now - self.last_line > 10 or done == total:
-                self.last_line = now
-                typer.echo(f"{self.label}: {done}/{total} games, {status}", err=True)
+        self.display.update(done, status, f"{self.label}: {done}/{total} games, {status}",
+                            force=self.first or done == total)
+        self.first = False
 
     def close(self) -> None:
-        if self.bar is not None:
-            self.bar.stop()
+        self.display.close()
 
 
 def _roll_all(positions, input_file, settings) -> tuple[list[dict], int, bool]:
@@ -163,18 +125,17 @@ def _roll_all(positions, input_file, settings) -> tuple[list[dict], int, bool]:
 def rollout(
     positions: Optional[List[str]] = typer.Argument(None, help="Positions; '-' reads stdin."),
     input_file: Optional[Path] = InputOption,
-    trials: int = TrialsOption,
+    trials: Optional[int] = TrialsOption,
     seed: Optional[int] = SeedOption,
     threads: Optional[int] = ThreadsOption,
-    truncate: int = TruncateOption,
-    variance_reduction: bool = VarianceReductionOption,
-    quasi_random: bool = QuasiRandomOption,
-    bearoff_truncation: bool = BearoffTruncationOption,
+    truncate: Optional[int] = TruncateOption,
+    variance_reduction: Optional[bool] = VarianceReductionOption,
+    quasi_random: Optional[bool] = QuasiRandomOption,
+    bearoff_truncation: Optional[bool] = BearoffTruncationOption,
     cubeful: bool = typer.Option(False, "--cubeful", help="Money play: make cube decisions inside the games (Janowski's model on the evaluator) and add the cubeful equity, in units of the cube at the start; the cube's owner and the Jacoby rule come from the Match ID or XGID."),
-    initial: bool = typer.Option(False, "--initial", help="Treat the position as the start of a game: no doubles on the first roll."),
-    stop_se: Optional[float] = typer.Option(None, "--stop-se", min=0.0,
-                                            help="Stop once the equity's standard error is below this..."),
-    min_games: int = typer.Option(324, "--min-games", min=2, help="...after at least this many games."),
+    initial: Optional[bool] = InitialOption,
+    stop_se: Optional[float] = StopSeOption,
+    min_games: Optional[int] = MinGamesOption,
     policy: str = PolicyOption,
     fmt: OutputFormat = FormatOption,
 ) -> None:
@@ -182,18 +143,11 @@ def rollout(
 
     Example:  bgcli rollout 4HPwATDgc/ABMA --trials 1296 --seed 1
     """
-    from ..rollout import RolloutSettings
-
-    settings = RolloutSettings(
+    settings = rollout_settings(
         trials=trials, seed=seed, policy=policy, truncate=truncate,
         variance_reduction=variance_reduction, quasi_random=quasi_random,
         bearoff_truncation=bearoff_truncation, cubeful=cubeful, initial=initial,
-        stop_se=stop_se, min_games=min_games, threads=threads,
-    )
-    problems = settings.problems()
-    if problems:
-        raise typer.BadParameter("; ".join(problems))
-    settings = settings.with_seed()
+        stop_se=stop_se, min_games=min_games, threads=threads).with_seed()
     rows, failed, interrupted = _roll_all(positions, input_file, settings)
     if not rows and not failed and not interrupted:
         raise no_positions(positions, input_file)

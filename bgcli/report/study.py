@@ -229,10 +229,9 @@ def _entries_from_collection(path: Path) -> list[ReportEntry]:
 
 def race_row(situation) -> dict:
     """The race metrics of ``bgcli pips -f json`` (floats to 4 decimals, as it prints them)."""
-    from ..race import race_metrics
+    from ..analysis import pips_values
 
-    return {key: round(value, 4) if isinstance(value, float) else value
-            for key, value in race_metrics(situation.position).items()}
+    return pips_values(situation.position)
 
 
 Progress = Callable[[int, int], None]  # games done, games in all
@@ -242,15 +241,12 @@ def rollout_games(position, settings, progress: Progress | None = None):
     """Roll ``position`` out with ``bgcli.rollout.rollout`` (same games, same numbers) and
     keep every game: returns ``(RolloutResult, per-game equities)``. ``settings.stop_se`` is
     not supported here (all ``settings.trials`` games are played)."""
-    from ..rollout import rollout
+    from ..analysis import roll_out
 
     settings = replace(settings.with_seed(), stop_se=None)
     report = None if progress is None else (lambda done, total, *_: progress(done, total))
-    result = rollout(position, settings, report)
-    # Ctrl-C: a report of part of the games is not what was asked for, and one that came in
-    # the last games must still stop the report
-    if result.interrupted:
-        raise KeyboardInterrupt
+    # Ctrl-C raises: a report of part of the games is not what was asked for
+    result = roll_out(position, settings, report)
     return result, result.values @ EQUITY_WEIGHTS - 1.0
 
 
@@ -292,30 +288,18 @@ def replay_games(entry: ReportEntry, threads: int | None = None,
 
 
 def decision_row(entry: ReportEntry, policy: str, plies: int = 1) -> dict:
-    """The decision columns of ``bgcli batch`` for an entry (``bgcli.batch.DECISION_COLUMNS``
+    """The decision columns of ``bgcli batch`` for an entry (``bgcli.columns.DECISION_COLUMNS``
     less the option it records): the cube action from the entry's rollout rates when it has
     them, else from the evaluator (``policy`` at ``plies``), null after the roll; the
     evaluator's best play for the position's rolled dice, null without."""
-    from ..batch import best_play_values, cube_values, roll_for
+    from ..analysis import decision_values, evaluator_rates, recorded_rates
 
-    situation = entry.situation
     if entry.has_rollout:
-        rates = [float(entry.row[name]) for name in
-                 ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")]
         policy = _text(entry.row.get("policy")) or policy
-        probabilities, source = rates, "rollout"
-    elif situation.match.dice_rolled:
-        probabilities = source = None
+        rates = recorded_rates(entry.row)
     else:
-        from ..evaluation import position_probabilities
-
-        probabilities = position_probabilities(situation.position, policy, plies)
-        source = "evaluator"
-    row = cube_values(situation, probabilities, source)
-    row.update(best_play_values(situation.position, roll_for(situation), policy, plies))
-    row["evaluator_policy"] = policy
-    row["evaluator_plies"] = plies
-    return row
+        rates = evaluator_rates(entry.situation, policy, plies)
+    return decision_values(entry.situation, rates, policy, plies)
 
 
 def analyse(entries: list[ReportEntry], settings, master_seed: int, rollouts: bool = True,
@@ -328,7 +312,7 @@ def analyse(entries: list[ReportEntry], settings, master_seed: int, rollouts: bo
     failing here. Seeds are ``bgcli batch``'s: each position's is derived from ``master_seed``
     and its IDs, so the rows equal ``bgcli batch``'s for the same settings. Unreadable net
     weights (``$BGCLI_WEIGHTS``) raise ``BgcliError`` once, before any entry."""
-    from ..batch import position_seed
+    from ..analysis import position_seed
     from ..evaluation import policy_net
 
     if rollouts or decisions:
