@@ -1,7 +1,7 @@
 """Rebuild positions/openings.csv: the start position and the position after the main play
 of each of the 15 opening rolls.
 
-    python positions/build_openings.py > positions/openings.csv
+    python -m positions.build_openings > positions/openings.csv
 
 Each play is looked up among bgcli's legal plays for the roll (so a typo fails loudly) and
 the row takes that play's ``result_id``, exactly what ``bgcli moves 4HPwATDgc/ABMA 31 -f csv``

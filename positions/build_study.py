@@ -1,6 +1,6 @@
 """Rebuild positions/study.csv, the study positions by theme, and check every one of them.
 
-    python positions/build_study.py > positions/study.csv
+    python -m positions.build_study > positions/study.csv
 
 Each position is one dict: ``on_roll`` and ``opponent`` are ``{point: checkers}`` maps, each
 side counting from its OWN home board (point 1 is its deepest point, 25 its bar), exactly as
@@ -23,13 +23,10 @@ from __future__ import annotations
 
 import csv
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout too
-
-from bgcli import Position  # noqa: E402
-from bgcli.notation.detect import Situation  # noqa: E402
-from bgcli.notation.gnubgid import CENTERED, MatchState  # noqa: E402
+from bgcli import Position
+from bgcli.notation.detect import Situation
+from bgcli.notation.gnubgid import CENTERED, MatchState
 
 # fmt: off
 POSITIONS: list[dict] = [

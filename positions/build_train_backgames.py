@@ -1,7 +1,7 @@
 """Rebuild positions/train_backgames.txt: back-game positions from bgcli's own games, for
 ``bgcli train --positions``.
 
-    python positions/build_train_backgames.py [--games 60000] [--seed 1]
+    python -m positions.build_train_backgames [--games 60000] [--seed 1]
         [--min-anchors 2] [--min-pips-behind 40] > positions/train_backgames.txt
 
 Greedy self-play rarely reaches a back game, so the net learns little about one, and its
@@ -26,19 +26,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 import numpy as np
 from numba import njit
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout too
-
-from bgcli import Position, __version__  # noqa: E402
-from bgcli.kernels.dice import next_u64, roll_dice  # noqa: E402
-from bgcli.kernels.movegen import generate_plays, new_buffers  # noqa: E402
-from bgcli.kernels.net import net_choose, playout_weights  # noqa: E402
-from bgcli.kernels.playout import trial_seed  # noqa: E402
-from bgcli.net import load_params, weights_record  # noqa: E402
+from bgcli import Position, __version__
+from bgcli.kernels.dice import next_u64, roll_dice
+from bgcli.kernels.movegen import generate_plays, new_buffers
+from bgcli.kernels.net import net_choose, playout_weights
+from bgcli.kernels.playout import trial_seed
+from bgcli.net import load_params, weights_record
 
 MAX_RANDOM_PLIES = 10
 MAX_PLIES = 400  # a safety bound; greedy games end long before
@@ -134,7 +131,7 @@ def main() -> None:
           f"each game opens with 1-{MAX_RANDOM_PLIES} random plies; kept: one ply per game "
           f"where a side holds {args.min_anchors}+ points in the other's home board and trails by "
           f"{args.min_pips_behind}+ pips. bgcli {__version__}, "
-          f"python positions/build_train_backgames.py --games {args.games} --seed {args.seed}"
+          f"python -m positions.build_train_backgames --games {args.games} --seed {args.seed}"
           + _rule_options(args))
     for position_id in unique:
         print(position_id)

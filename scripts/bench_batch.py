@@ -1,6 +1,6 @@
 """Benchmark: ``bgcli batch`` speed, memory and CPU use.
 
-    python scripts/bench_batch.py [--sizes 1000 10000] [--rollout-positions 10] [--trials 1296]
+    python -m scripts.bench_batch [--sizes 1000 10000] [--rollout-positions 10] [--trials 1296]
                                   [--variance-reduction] [--no-dask]
 
 (a) Race metrics only: a collection of N positions (distinct positions from random games,

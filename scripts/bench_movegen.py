@@ -1,6 +1,6 @@
 """Benchmark: legal-move generation on random mid-game positions, one thread.
 
-    python scripts/bench_movegen.py [--positions 1000000] [--seed 1]
+    python -m scripts.bench_movegen [--positions 1000000] [--seed 1]
 
 Positions come from uniformly random games (plies 6..60 that still have contact); each gets a
 random roll. Prints µs per position and plays per second. Compile time is excluded (warm-up).

@@ -1,6 +1,6 @@
 """Benchmark: games/s of playouts on the start position with the net policy, one thread.
 
-    python scripts/bench_net.py [--trials 2000] [--repeat 3] [--weights FILE]
+    python -m scripts.bench_net [--trials 2000] [--repeat 3] [--weights FILE]
 
 Plays ``--trials`` complete games (no truncation, no variance reduction) from the opening
 position with ``rollout_trials`` on one numba thread, after a warm-up call (compilation and

@@ -1,6 +1,6 @@
 """Benchmark: bgcli rollouts against GNU Backgammon's, side by side in the same run.
 
-    python scripts/bench_rollout.py [--trials-plain 1296] [--trials-vr 144] [--seed 1]
+    python -m scripts.bench_rollout [--trials-plain 1296] [--trials-vr 144] [--seed 1]
                                     [--positions 4HPwATDgc/ABMA a5yDAQYtO4MBAw]
                                     [--repeat 3] [--gnubg /usr/games/gnubg] [--json FILE]
 
@@ -46,10 +46,10 @@ import sys
 import time
 
 import numba
-from gnubg_session import GnubgSession
 
 from bgcli.position import Position
 from bgcli.rollout import RolloutSettings, rollout
+from scripts.gnubg_session import GnubgSession
 
 GNUBG = "/usr/games/gnubg"
 MONEY_MATCH_ID = "cAkAAAAAAAAE"  # money, centred cube, player 0 on roll, Jacoby off

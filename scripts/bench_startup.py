@@ -1,6 +1,6 @@
 """Benchmark: how long the CLI takes to start, with an empty and a populated numba cache.
 
-    python scripts/bench_startup.py [--repeat 5]
+    python -m scripts.bench_startup [--repeat 5]
 
 Each run is a fresh process (`python -m bgcli ...`). The numba cache is pointed at a temporary
 folder (NUMBA_CACHE_DIR): "cold" runs start with it empty (the kernels compile), "warm" runs

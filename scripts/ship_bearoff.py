@@ -3,7 +3,7 @@
 bgcli (numba kernel ``bgcli.kernels.bearoff.build_onesided``; about 0.6 s plus a one-time
 compile). The build is deterministic: rerunning it writes identical arrays.
 
-Usage (from the repository root):  python scripts/ship_bearoff.py
+Usage (from the repository root):  python -m scripts.ship_bearoff
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Copy a training checkpoint into the package: bgcli/data/net_weights.npz + .json.
 
-    python scripts/ship_net_weights.py CHECKPOINT.npz [--check-deals 5000]
+    python -m scripts.ship_net_weights CHECKPOINT.npz [--check-deals 5000]
         [--vs-gnubg scripts/strength/vs_gnubg.json]
 
 With ``--check-deals`` the record gets a ``final_check``: the net against the heuristic and

@@ -1,6 +1,6 @@
 """Carry net weights of an earlier, narrower input layout over to this version's.
 
-    python scripts/widen_net_inputs.py OLD.npz NEW.npz
+    python -m scripts.widen_net_inputs OLD.npz NEW.npz
 
 Earlier nets had fewer hand-made features per side: 4 (204 inputs, up to session 3), 7
 (210 inputs, session 4). This version has ``N_FEATURES`` (the same ones first, in the same
@@ -66,7 +66,7 @@ def main() -> None:
         record = json.loads(str(data["record"]))
     games = record.get("games")
     record["history"] = record.get("history", []) + [{
-        "command": f"python scripts/widen_net_inputs.py {args.old} {args.new}",
+        "command": f"python -m scripts.widen_net_inputs {args.old} {args.new}",
         "games": [games, games],
         "note": f"{POINT_INPUTS + 2 * old_features(old.size)} inputs widened to "
                 f"{net.N_INPUTS}: the same function, the new inputs' weights zero"}]

@@ -714,6 +714,7 @@ def signal_study(tmp_path_factory):
     return collection, ["--rollout", "--trials", "200", "--no-variance-reduction", "--seed", "4"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signal_name, rows, delay", [
     ("SIGINT", 1, 0.0), ("SIGINT", 2, 0.05), ("SIGINT", 3, 0.12), ("SIGTERM", 1, 0.03),
     ("SIGTERM", 2, 0.1)])
@@ -763,6 +764,7 @@ def long_study(tmp_path_factory):
     return collection, ["--rollout", "--trials", "200", "--no-variance-reduction"]
 
 
+@pytest.mark.slow
 def test_sigkill_then_resume_gives_the_uninterrupted_rows(capsys, tmp_path, long_study):
     collection, settings = long_study
     out = tmp_path / "out.csv"
@@ -787,6 +789,7 @@ def test_sigkill_then_resume_gives_the_uninterrupted_rows(capsys, tmp_path, long
     assert resumed == read_rows(uninterrupted)
 
 
+@pytest.mark.slow
 def test_sigterm_closes_a_parquet_file_properly(capsys, tmp_path, long_study):
     collection, settings = long_study
     out = tmp_path / "out.parquet"
@@ -803,6 +806,7 @@ def test_sigterm_closes_a_parquet_file_properly(capsys, tmp_path, long_study):
     assert len(rows) == 10 and len({row["id"] for row in rows}) == 10
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("suffix", [".csv", ".parquet"])
 def test_a_second_writer_on_one_output_is_refused(capsys, tmp_path, signal_study, suffix):
     """--resume or --overwrite while another bgcli batch writes OUT: refused (exit 2, naming
@@ -900,6 +904,7 @@ def _local_cluster(folder: Path, workers: int):
         _stop(processes)
 
 
+@pytest.mark.slow
 def test_a_lost_scheduler_is_one_error_and_the_rows_are_kept(tmp_path, long_study):
     """The scheduler killed after the first row: the batch gives up within --cluster-timeout
     of losing it, with one line per position it took along and one for the cluster (no
@@ -931,6 +936,7 @@ def dask_cluster(tmp_path_factory):
         yield cluster
 
 
+@pytest.mark.slow
 def test_a_cluster_that_loses_every_worker_gives_up(tmp_path, long_study, local_rows):
     """Its only worker killed after the first row: after --cluster-timeout seconds without a
     worker the batch says so and exits 1, every row written kept (and right). (It used to
@@ -965,6 +971,7 @@ def local_rows(tmp_path_factory, long_study):
     return read_rows(out)
 
 
+@pytest.mark.slow
 def test_dask_cluster_gives_the_local_rows(capsys, tmp_path, long_study, local_rows, dask_cluster):
     collection, settings = long_study
     address, _, _ = dask_cluster
@@ -984,6 +991,7 @@ def test_dask_cluster_gives_the_local_rows(capsys, tmp_path, long_study, local_r
     assert strip(out_pips) == strip(out_local)
 
 
+@pytest.mark.slow
 def test_a_worker_lost_mid_batch_loses_and_duplicates_nothing(capsys, tmp_path, long_study,
                                                              local_rows, dask_cluster):
     collection, settings = long_study
@@ -1026,6 +1034,7 @@ def _scheduler_transitions(address: str) -> list[tuple[str, str, str]]:
         return client.run_on_scheduler(transitions)
 
 
+@pytest.mark.slow
 def test_a_worker_with_another_net_is_refused(capsys, tmp_path, long_study, dask_cluster):
     """Last of the Dask tests: it adds a worker that plays with other weights, then stops it."""
     from bgcli.kernels.net import init_params

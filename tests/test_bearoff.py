@@ -141,6 +141,7 @@ def test_means_agree_with_a_brute_force_over_the_full_move_generator():
         assert mean_rolls(counts) == pytest.approx(float(expected), abs=1e-5), counts
 
 
+@pytest.mark.slow
 def test_the_shipped_file_is_what_the_kernel_builds():
     from bgcli.kernels.bearoff import build_onesided
 
@@ -298,6 +299,7 @@ def _best_for_race(mine, theirs, outcomes, win):
     return max(outcomes, key=lambda o: 1 if sum(o) == 0 else 1 - win(theirs, o))
 
 
+@pytest.mark.slow
 def test_twosided_table_equals_an_exact_recursion_over_the_full_move_generator():
     from bgcli.bearoff import build_twosided
 

@@ -386,6 +386,7 @@ def test_probabilities_are_consistent_and_exact_when_over():
     assert out.tolist() == [1.0, 1.0, 1.0, 0.0, 0.0]
 
 
+@pytest.mark.slow
 def test_training_is_reproducible_and_resumable(tmp_path):
     from bgcli.train import TrainSettings, train
 
@@ -408,6 +409,7 @@ def test_training_is_reproducible_and_resumable(tmp_path):
     assert annealed.alpha == 0.02 and annealed.alpha_changes == [{"from_games": 100, "alpha": 0.02}]
 
 
+@pytest.mark.slow
 def test_exploring_games_open_randomly_and_stay_reproducible(tmp_path):
     from bgcli.kernels.movegen import new_buffers
     from bgcli.kernels.selfplay import EXPLORE_PLIES, _random_opening
@@ -451,6 +453,7 @@ def _train_resumed_like_straight(tmp_path, **option):
     return resumed
 
 
+@pytest.mark.slow
 def test_training_with_random_moves(tmp_path):
     """--explore-moves: some greedy moves are random ones; reproducible, resumable, recorded,
     and not plain training; learning restarts after each, so games from a position with a
@@ -473,6 +476,7 @@ def test_training_with_random_moves(tmp_path):
     np.testing.assert_array_equal(a, b)
 
 
+@pytest.mark.slow
 def test_training_from_given_positions(tmp_path):
     from bgcli.errors import BgcliError
     from bgcli.kernels.selfplay import td_train
@@ -649,6 +653,7 @@ def test_kernel_cache_follows_every_kernel_source(tmp_path, monkeypatch):
     assert kernels.kernel_cache_dir() == folder  # stable while the sources are
 
 
+@pytest.mark.slow
 def test_train_command(capsys, tmp_path):
     path = tmp_path / "ck.npz"
     code, out, err = run(capsys, "train", "--games", "40", "--seed", "2", "-o", str(path),
@@ -699,6 +704,7 @@ def test_train_command(capsys, tmp_path):
     assert code == 2 and "alpha" in err
 
 
+@pytest.mark.slow
 def test_sigterm_saves_the_checkpoint_of_the_games_finished(tmp_path):
     """A training stopped by SIGTERM (a scheduler, ``kill``) keeps what it learnt."""
     import signal

@@ -531,6 +531,7 @@ def _headless(browser: str, profile: Path, *arguments: str) -> subprocess.Comple
         capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
 def test_page_renders_in_headless_chromium(report_dir, tmp_path):
     browser = _chromium()
     if browser is None:

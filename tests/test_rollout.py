@@ -239,6 +239,7 @@ def test_random_seed_is_drawn_and_reported():
     np.testing.assert_array_equal(result.means, again.means)
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("restore_threads")
 def test_thread_count_does_not_change_results():
     if numba.config.NUMBA_NUM_THREADS < 2:
@@ -279,6 +280,7 @@ def test_splitting_trials_into_chunks_does_not_change_them(quasi, initial, vr):
 # ----------------------------------------------------------------------------- variance reduction
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("position, games", [(START, 648), (MIDDLE, 648), (RACE, 1296)],
                          ids=["start", "middle", "race"])
 def test_variance_reduction_is_unbiased_and_cuts_the_error(position, games):
@@ -293,6 +295,7 @@ def test_variance_reduction_is_unbiased_and_cuts_the_error(position, games):
     assert reduced.standard_errors[0] < plain.standard_errors[0]
 
 
+@pytest.mark.slow
 def test_subtracted_luck_averages_zero():
     """Paired: the same trials with and without the luck adjustment play identical games, so
     the per-trial difference is exactly the summed luck, whose mean must be zero."""
@@ -315,6 +318,7 @@ SHORT_RACE = Position.from_points({12: 1, 8: 1, 6: 1}, {11: 1, 9: 1, 5: 1})
     (MIDDLE, "random", False, 100),      # random play: equities spread over -3..3
     (SHORT_RACE, "heuristic", True, 60),  # luck-adjusted values
 ], ids=["plain", "reduced"])
+@pytest.mark.slow
 def test_reported_standard_errors_match_the_spread_of_independent_rollouts(position, policy,
                                                                            vr, games):
     """200 independent rollouts (quasi-random dice off, so games are independent): the
@@ -593,6 +597,7 @@ def test_cli_rollout_bad_options_exit_2_with_one_line(capsys, bad):
     assert "Traceback" not in err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signal_name", ["SIGINT", "SIGTERM"])
 def test_ctrl_c_or_sigterm_prints_the_partial_result_marked_partial(signal_name):
     """SIGINT (Ctrl-C) or SIGTERM during a long rollout: the games so far are printed, marked

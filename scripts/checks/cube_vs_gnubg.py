@@ -1,6 +1,6 @@
 """bgcli's cube actions from its own numbers against gnubg's cube analysis.
 
-    python scripts/checks/cube_vs_gnubg.py [--trials 1296] [--seed 1] [--limit 40]
+    python -m scripts.checks.cube_vs_gnubg [--trials 1296] [--seed 1] [--limit 40]
         [-o scripts/checks/cube_vs_gnubg.json]
 
 Reference: ``tests/fixtures/cube_money.jsonl`` (gnubg 1.07's 0-ply cube analysis, made by

@@ -1,7 +1,7 @@
 """The 15 opening rolls: bgcli's best play (evaluator at 0 and 1 ply, then rollouts of the
 1-ply evaluator's candidates with common random numbers) against the published consensus.
 
-    python scripts/checks/openings.py [--candidates 4] [--trials 1296] [--seed 1]
+    python -m scripts.checks.openings [--candidates 4] [--trials 1296] [--seed 1]
         [-o scripts/checks/openings.json]
 
 The consensus table (main play and close alternatives, money, cube centred) is the one
@@ -12,20 +12,31 @@ are rolled out and the rollout's pick is compared too. Writes one JSON object pe
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
+from bgcli import __version__
+from bgcli.decisions import best_plays
+from bgcli.evaluation import rank_plays
+from bgcli.position import Position
+from bgcli.rollout import RolloutSettings
 
-from test_decisions import OPENINGS  # noqa: E402  (the consensus table the tests use)
 
-from bgcli import __version__  # noqa: E402
-from bgcli.decisions import best_plays  # noqa: E402
-from bgcli.evaluation import rank_plays  # noqa: E402
-from bgcli.position import Position  # noqa: E402
-from bgcli.rollout import RolloutSettings  # noqa: E402
+def _consensus_table() -> dict:
+    """The ``OPENINGS`` table of ``tests/test_decisions.py``, read as a literal (importing the
+    test module would need the tests' own import path)."""
+    source = (Path(__file__).resolve().parents[2] / "tests" / "test_decisions.py").read_text()
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.Assign) and any(
+                isinstance(target, ast.Name) and target.id == "OPENINGS" for target in node.targets):
+            return ast.literal_eval(node.value)
+    raise SystemExit("tests/test_decisions.py has no OPENINGS table")
+
+
+OPENINGS = _consensus_table()  # the consensus table the tests use
 
 
 def main() -> None:

@@ -1,7 +1,7 @@
 """Why rollouts from a position differ from gnubg's: gnubg 0-ply judges bgcli's moves.
 
     pip install gnubg        # the GNU Backgammon engine as a Python module (bench only)
-    python scripts/strength/move_errors.py 5u42AADAzJwBMw 4HPwATDgc/ABMA --games 30 \\
+    python -m scripts.strength.move_errors 5u42AADAzJwBMw 4HPwATDgc/ABMA --games 30 \\
         -o scripts/strength/move_errors.json
 
 From each position bgcli's greedy net plays ``--games`` games against itself (the games of a
@@ -32,8 +32,7 @@ from bgcli.evaluation import cubeless_equity
 from bgcli.moves import legal_plays
 from bgcli.position import Position
 
-sys.path.insert(0, str(Path(__file__).parent))
-from vs_gnubg import GnubgPlayer, bgcli_choose, parse_args, points  # noqa: E402
+from scripts.strength.vs_gnubg import GnubgPlayer, bgcli_choose, parse_args, points
 
 EARLY_MOVES = 10
 BIG_ERROR = 0.02

@@ -1,6 +1,6 @@
 """bgcli's rollouts against GNU Backgammon's own, position by position.
 
-    python scripts/strength/rollouts_vs_gnubg.py [--trials 1296] [--seed 1]
+    python -m scripts.strength.rollouts_vs_gnubg [--trials 1296] [--seed 1]
         [--variance-reduction] [--theme backgame ...] [-o scripts/strength/rollouts_vs_gnubg.json]
 
 The reference is ``tests/fixtures/gnubg_rollouts.jsonl`` (made by
@@ -32,8 +32,7 @@ from bgcli.net import weights_record
 from bgcli.position import Position
 from bgcli.rollout import RolloutSettings, rollout
 
-sys.path.insert(0, str(Path(__file__).parent))
-from vs_gnubg import parse_args  # noqa: E402  (the strength scripts' shared options)
+from scripts.strength.vs_gnubg import parse_args  # the strength scripts' shared options
 
 FIXTURE = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "gnubg_rollouts.jsonl"
 

@@ -1,7 +1,7 @@
 """Money games, cubeless: bgcli's greedy policy against GNU Backgammon 0-ply.
 
     pip install gnubg        # the GNU Backgammon engine as a Python module (bench only)
-    python scripts/strength/vs_gnubg.py --deals 2500 --seed 1 -o scripts/strength/results.json
+    python -m scripts.strength.vs_gnubg --deals 2500 --seed 1 -o scripts/strength/vs_gnubg.json
 
 bgcli plays greedily at 0 ply (the policy of its rollouts), or with ``--plies 1`` at 1 ply
 (how ``bgcli best`` ranks plays; about 20 ms a move, so take fewer deals).

@@ -4,15 +4,15 @@ Issue 4 allows "supervised refinement on bgcli's own rollouts of positions from 
 This script tries it on back games, where bgcli's rollouts are furthest from gnubg's:
 
     W=bgcli/data/net_weights.npz
-    S=scripts/strength/refine_experiment.py
-    python $S sample $W positions/train_anchors.txt 8000 0.25 samp.npz 11   # 47,741 positions
+    S=scripts.experiments.refine_experiment
+    python -m $S sample $W positions/train_anchors.txt 8000 0.25 samp.npz 11   # 47,741 positions
     echo 4HPwATDgc/ABMA > start.txt
-    python $S sample $W start.txt 20000 0.1 distill.npz 12                  # 86,201 positions
-    python $S rollout $W samp.npz 48 roll.npz 13                            # 8 min, 2 threads
-    python $S candidates $W samp.npz 16000 4 cands.npz 31 random            # 41,790 positions
-    python $S rollout $W cands.npz 36 rollc.npz 33                          # 10 min
-    python $S fit $W rollc.npz,roll.npz distill.npz 0.01 4 refined.npz
-    python $S judge rollc.npz $W refined.npz
+    python -m $S sample $W start.txt 20000 0.1 distill.npz 12                  # 86,201 positions
+    python -m $S rollout $W samp.npz 48 roll.npz 13                            # 8 min, 2 threads
+    python -m $S candidates $W samp.npz 16000 4 cands.npz 31 random            # 41,790 positions
+    python -m $S rollout $W cands.npz 36 rollc.npz 33                          # 10 min
+    python -m $S fit $W rollc.npz,roll.npz distill.npz 0.01 4 refined.npz
+    python -m $S judge rollc.npz $W refined.npz
 
 * ``sample``: self-play games of the net from the given positions; every contact position is
   kept with the given chance (row 1 on roll).
@@ -41,7 +41,7 @@ Results with the 6,438,100-game net:
 
 So the net is already consistent with its own play (TD(lambda) did its job); what parts it
 from gnubg is its policy, which rollouts of that same policy do not correct
-(``scripts/strength/mixed_play.py`` shows where: the back-game side's play).
+(``scripts/experiments/mixed_play.py`` shows where: the back-game side's play).
 """
 import sys
 import time

@@ -1,9 +1,9 @@
 """Which side's play makes bgcli's rollout of a position differ from gnubg's.
 
     pip install gnubg        # the GNU Backgammon engine as a Python module (bench only)
-    python scripts/strength/mixed_play.py 5u42AADAzJwBMw wMycATZsu20AAA 4+4tAACwMXMAGw \\
+    python -m scripts.experiments.mixed_play 5u42AADAzJwBMw wMycATZsu20AAA 4+4tAACwMXMAGw \\
         sHEOBzDabQAAAA Y7ttAAAgM54BGw 4HPwATDgc/ABMA --games 1000 \\
-        -o scripts/strength/mixed_play.json        # 38 minutes on one core
+        -o scripts/experiments/mixed_play.json        # 38 minutes on one core
 
 From each position, ``--games`` cubeless games are played four times over with the same dice
 (game ``g`` rolls numpy's PCG64 seeded by (seed, g), whoever moves): bgcli's greedy net
@@ -34,8 +34,7 @@ from bgcli import __version__
 from bgcli.moves import legal_plays
 from bgcli.position import Position
 
-sys.path.insert(0, str(Path(__file__).parent))
-from vs_gnubg import MAX_PLIES, GnubgPlayer, bgcli_choose, parse_args, points  # noqa: E402
+from scripts.strength.vs_gnubg import MAX_PLIES, GnubgPlayer, bgcli_choose, parse_args, points
 
 CONFIGS = (("bgcli", "bgcli"), ("gnubg", "gnubg"), ("bgcli", "gnubg"), ("gnubg", "bgcli"))
 
