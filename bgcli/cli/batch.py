@@ -157,7 +157,7 @@ def batch(
     plies: int = PliesOption,
     threads: Optional[int] = ThreadsOption,
     scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS",
-                                            help="Run on a Dask cluster, e.g. tcp://10.0.0.5:8786 (see the README). Same numbers; rows in the order they finish."),
+                                            help="Run on a Dask cluster, e.g. tcp://10.0.0.5:8786 (see docs/batch.md). Same numbers; rows in the order they finish."),
     cluster_timeout: Optional[float] = typer.Option(None, "--cluster-timeout", min=1.0, metavar="SECONDS",
                                                     help=f"With --scheduler: give up (exit 1, the rows written kept) once the cluster has had no worker, or its scheduler could not be reached, for this long (default {CLUSTER_TIMEOUT:g})."),
 ) -> None:

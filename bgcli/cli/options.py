@@ -45,7 +45,7 @@ TruncateOption = typer.Option(None, "--truncate", min=0,
 VarianceReductionOption = typer.Option(
     None, "--variance-reduction/--no-variance-reduction",
     help="Subtract each roll's luck, measured by the evaluator (off by default: it costs "
-         "about 20x per game and cuts the variance a little more than that; see the README).")
+         "about 20x per game and cuts the variance a little more than that; see docs/rollouts.md).")
 QuasiRandomOption = typer.Option(None, "--quasi-random/--no-quasi-random",
                                  help="Spread the first two rolls evenly: 1296 games hold every "
                                       "pair once (default: on).")

@@ -208,7 +208,7 @@ def _command_text(source: Path, output: Path, title, rolled: bool, settings, mas
         words += ["--plies", str(plies)]
     if rolled:
         # --seed, the old name of --master-seed: a report says what it said before
-        words += ["--trials", str(settings.trials), "--seed", str(master_seed)]
+        words += ["--trials", str(settings.trials), "--master-seed", str(master_seed)]
         if settings.truncate != DEFAULTS.truncate:
             words += ["--truncate", str(settings.truncate)]
         if settings.variance_reduction != DEFAULTS.variance_reduction:
