@@ -300,7 +300,7 @@ def test_report_writes_page_markdown_and_images(report_dir):
         assert "Master seed 11" in text
         assert f"Net weights: {net_id()}." in text
         assert "36 games a position" in text
-        assert "bgcli report" in text and "--seed 11" in text
+        assert "bgcli report" in text and "--master-seed 11" in text
         assert "Cube action" in text and "Cubeful equity" in text and "Best play" in text
     assert "<table>" in html and "| Name |" in markdown
     images = sorted(p.name for p in (report_dir / "images").iterdir())
