@@ -14,6 +14,9 @@ Policies are small integers so that kernels can switch on them without Python ob
 * ``POLICY_HEURISTIC``: greedy over the hand-written heuristic below (gnubg's "0-ply");
 * ``POLICY_NET``: greedy over the trained neural net (``bgcli.kernels.net``), its weights
   flattened in ``params`` (see ``bgcli.net.load_params``).
+
+Nothing here imports bgcli outside ``bgcli.kernels`` (``tests/test_imports.py``): the
+weights and tables come in as arrays from the Python layer (``bgcli.evaluation``).
 """
 
 from __future__ import annotations
@@ -307,15 +310,15 @@ def evaluate(board, me, policy, params, out):
 
 def probabilities(board: np.ndarray, policy: int = POLICY_HEURISTIC,
                   params: np.ndarray | None = None) -> np.ndarray:
-    """Python helper: the evaluator's five probabilities for the player on roll (the net
-    policy uses the shipped weights unless ``params`` is given)."""
+    """Python helper: the evaluator's five probabilities for the player on roll. The net
+    policy needs its weights in ``params`` (``bgcli.net.load_params()``, or
+    ``bgcli.evaluation.policy_code``'s with the bear-off tables): loading them is the
+    Python layer's job, not the kernels'."""
     if params is None:
         if policy == POLICY_NET:
-            from ..net import load_params
-
-            params = load_params()
-        else:
-            params = np.zeros(1)
+            raise ValueError("the net policy evaluates with the net's weights: pass them as "
+                             "params (bgcli.net.load_params())")
+        params = np.zeros(1)
     out = np.zeros(5)
     evaluate(np.ascontiguousarray(board, dtype=np.int8), 1, policy, params, out)
     return out
