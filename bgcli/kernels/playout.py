@@ -13,10 +13,14 @@ the first roll cycles through all 36 (or the 30 non-doubles with ``initial``), t
 through all 36 for each first roll, so each block of 1296 (1080) trials holds every pair of
 opening rolls exactly once.
 
+Settings: the scalars a rollout plays every trial with travel as one ``PlayoutSettings``
+record, built by ``bgcli.rollout``; arrays (the position, the first rolls, ``params``, work
+buffers, outputs) stay separate arguments.
+
 Variance reduction (luck adjustment): before each roll, the value of the best play for each
 of the 21 rolls is computed with the evaluator (the heuristic for the random policy: any
-value function keeps the estimate unbiased, a better one removes more noise); the luck of the roll actually played is its
-value minus the probability-weighted mean over the 21. Its expectation given the history is
+value function keeps the estimate unbiased, a better one removes more noise); the luck of
+the roll actually played is its value minus the probability-weighted mean over the 21. Its expectation given the history is
 exactly zero, so subtracting the summed luck from the trial's outcome leaves the mean
 unbiased while removing most of the dice's noise.
 """
@@ -61,6 +65,7 @@ def playout_settings(policy, initial=False, truncate=NO_TRUNCATION, variance_red
     return PlayoutSettings(int(policy), bool(initial), int(truncate), bool(variance_reduction),
                            bool(bearoff_truncation), bool(cubeful), int(cube_owner),
                            bool(jacoby))
+
 
 #: The 21 distinct rolls and their weights out of 36.
 ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], dtype=np.int64)
@@ -132,15 +137,15 @@ def play_trial(board, state, first_rolls, settings, params, weights, buffers, sc
     with ``params``.
 
     With ``settings.cubeful`` (money play) the player on roll may double before each roll
-    when the cube is centred or theirs: the evaluator's probabilities go through Janowski's model
-    (``bgcli.kernels.cube``); a pass ends the game. The root player does not double before
+    when the cube is centred or theirs: the evaluator's probabilities go through Janowski's
+    model (``bgcli.kernels.cube``); a pass ends the game. The root player does not double before
     the first roll: that decision is what cube analysis rolls out (No double against
     Double/take). ``settings.cube_owner`` is the cube's owner at the start from the root
     player's side (0 centred, 1 root, 2 opponent). Returns the root player's cubeful points in
     units of the starting cube (0.0 when not cubeful); a game cut short (truncation, bear-off
     table) is scored with the cubeful equity there."""
     boards, steps, keys, table, work = buffers
-    policy = settings.policy
+    policy = settings.policy  # the two settings read most, by short names
     jacoby = settings.jacoby
     luck = scratch[0]  # root player's side, accumulated
     probs = scratch[1]
