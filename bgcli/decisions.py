@@ -22,7 +22,7 @@ import numpy as np
 
 from .errors import BgcliError
 from .evaluation import RankedPlay, cubeless_equity, rank_plays
-from .notation.detect import Situation
+from .notation.situation import Situation
 from .position import Position
 from .rollout import OUTPUT_NAMES, RolloutResult, RolloutSettings, rollout
 

@@ -6,7 +6,7 @@ Pure: imports only numpy and the project's own model.
 
 from __future__ import annotations
 
-from .notation.detect import Situation
+from .notation.situation import Situation
 from .notation.gnubgid import CENTERED
 
 _ROWS = 5  # checkers drawn per point before the count is written instead

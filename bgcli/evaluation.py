@@ -22,8 +22,9 @@ from .position import Position
 
 def policy_code(policy: str, bearoff: bool = True) -> tuple[int, np.ndarray]:
     """The kernel's integer for ``policy`` and the parameters its evaluator reads: the net's
-    weights (zeros for the other policies) followed, with ``bearoff``, by the exact two-sided
-    bear-off table (``bgcli.kernels.evaluate``), which every evaluator then uses."""
+    weights (zeros for the other policies) followed, with ``bearoff``, by the bear-off
+    tables and the header announcing them (``bgcli.kernels.evaluate``), which every
+    evaluator then uses."""
     from .kernels.evaluate import POLICY_NAMES
 
     if policy not in POLICY_NAMES:
@@ -59,14 +60,11 @@ def _params(policy: str, bearoff: bool, weights_file: str | None) -> np.ndarray:
     if not bearoff:
         return weights
     from .bearoff import load_onesided, load_twosided
-    from .kernels.evaluate import TWOSIDED_CHECKERS
+    from .kernels.evaluate import TWOSIDED_CHECKERS, with_bearoff_tables
 
     onesided = load_onesided()
-    # one array, writable like the weights alone, so that the kernels compile once for both;
-    # its layout is kernels.evaluate's (TWOSIDED_AT, ONESIDED_AT)
-    return np.concatenate([weights,
-                           np.asarray(load_twosided(TWOSIDED_CHECKERS), dtype=np.float64).ravel(),
-                           np.hstack([onesided.rolls, onesided.first]).ravel()])
+    return with_bearoff_tables(weights, load_twosided(TWOSIDED_CHECKERS),
+                               np.hstack([onesided.rolls, onesided.first]))
 
 
 def cubeless_equity(probs) -> float:

@@ -12,7 +12,8 @@ So the player on roll's point ``p`` is the opponent's point ``25 - p``: index ``
 After a move the rows are swapped (``Position.swapped``), so there is never a "whose turn"
 field to keep in step with the board.
 
-This module imports only the standard library and numpy.
+This module imports only the standard library, numpy and, for Position IDs, the board codec
+``bgcli.notation.position_id`` (which imports nothing of bgcli's but its errors).
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import IllegalPositionError
+from .errors import IllegalPositionError, ParseError
+from .notation.position_id import decode_position_id, encode_position_id
 
 CHECKERS = 15
 BAR = 24
@@ -92,10 +94,14 @@ class Position:
 
     @classmethod
     def from_id(cls, position_id: str) -> "Position":
-        """Parse a gnubg Position ID (14 characters); see ``bgcli.notation.gnubgid``."""
-        from .notation.gnubgid import parse_position_id
-
-        return parse_position_id(position_id)
+        """Parse a gnubg Position ID (14 characters); see ``bgcli.notation.gnubgid``.
+        Raises ``ParseError`` on any defect, including an impossible position."""
+        position = cls(decode_position_id(position_id))
+        status = position.status()
+        if status:
+            raise ParseError(f"Position ID describes an impossible position "
+                             f"({status.describe()}): {position_id!r}")
+        return position
 
     # ----------------------------------------------------------------- views
     @property
@@ -107,9 +113,8 @@ class Position:
         return self.board[0]
 
     def position_id(self) -> str:
-        from .notation.gnubgid import format_position_id
-
-        return format_position_id(self)
+        """The gnubg Position ID (14 characters)."""
+        return encode_position_id(self.board)
 
     def swapped(self) -> "Position":
         """The same layout with the other player on roll."""

@@ -234,6 +234,19 @@ def _ctrl_c_stops():
             signal.signal(signum, previous[signum])
 
 
+def _playout_settings(settings: RolloutSettings, policy: int, cube_owner: str,
+                      jacoby: bool):
+    """The kernels' record of ``settings`` (``bgcli.kernels.playout.PlayoutSettings``):
+    built here only, from the validated settings and the policy's kernel code."""
+    from .kernels.playout import playout_settings
+
+    return playout_settings(policy, initial=settings.initial, truncate=settings.truncate,
+                            variance_reduction=settings.variance_reduction,
+                            bearoff_truncation=settings.bearoff_truncation,
+                            cubeful=settings.cubeful, cube_owner=CUBE_OWNERS[cube_owner],
+                            jacoby=jacoby)
+
+
 def rollout(position: Position, settings: RolloutSettings = RolloutSettings(),
             progress: Progress | None = None, *, cube_owner: str = "centred",
             jacoby: bool = False) -> RolloutResult:
@@ -243,7 +256,7 @@ def rollout(position: Position, settings: RolloutSettings = RolloutSettings(),
     import numba
 
     from .evaluation import policy_code, policy_net
-    from .kernels.playout import rollout_trials
+    from .kernels.playout import play_trials
 
     problems = settings.problems()
     if problems:
@@ -256,8 +269,8 @@ def rollout(position: Position, settings: RolloutSettings = RolloutSettings(),
     start = np.ascontiguousarray(position.board, dtype=np.int8)
     values = np.zeros((settings.trials, 5))
     cube_points = np.zeros(settings.trials)
-    owner = CUBE_OWNERS[cube_owner]
     policy, params = policy_code(settings.policy, bearoff=True)
+    kernel_settings = _playout_settings(settings, policy, cube_owner, jacoby)
     net = policy_net(settings.policy)
     done = 0
     batch = 32
@@ -271,10 +284,8 @@ def rollout(position: Position, settings: RolloutSettings = RolloutSettings(),
                 rolls = first_rolls_table(settings.seed, done, count, settings.quasi_random,
                                           settings.initial)
                 t0 = time.perf_counter()
-                rollout_trials(start, done, count, settings.seed, rolls, settings.initial, policy,
-                               params, settings.truncate, settings.variance_reduction,
-                               settings.bearoff_truncation, settings.cubeful, owner, jacoby,
-                               values[done:done + count], cube_points[done:done + count])
+                play_trials(start, done, count, settings.seed, rolls, kernel_settings, params,
+                            values[done:done + count], cube_points[done:done + count])
                 elapsed = time.perf_counter() - t0
                 done += count
                 _, _, eq, eq_se = _summarise(values[:done])

@@ -199,9 +199,10 @@ def read_training_positions(path: str | Path) -> tuple[np.ndarray, dict]:
 def _run(state: TrainState, settings: TrainSettings, start: np.ndarray, positions: np.ndarray,
          began: float, wall0: float, deadline: float | None, command: str,
          progress: Progress | None) -> None:
-    from .kernels.selfplay import td_train
+    from .kernels.selfplay import train_games
 
     stats = np.zeros(3)
+    run_settings = _self_play_settings(state, settings)
     last_report = 0.0
     report_games = state.games
     report_time = began
@@ -211,9 +212,7 @@ def _run(state: TrainState, settings: TrainSettings, start: np.ndarray, position
         count = min(settings.batch, settings.games - state.games)
         stats[:] = 0.0
         params = state.params.copy()  # an interrupted batch leaves the state as it was
-        td_train(params, start, state.seed, state.games, count, state.alpha, state.lam,
-                 state.explore, stats, positions, settings.position_share,
-                 state.explore_moves)
+        train_games(params, start, state.games, count, run_settings, positions, stats)
         before = state.games
         state.params, state.games = params, state.games + count
         state.plies += stats[0]
@@ -231,6 +230,17 @@ def _run(state: TrainState, settings: TrainSettings, start: np.ndarray, position
         if settings.checkpoint and (state.games // settings.checkpoint_every
                                     > before // settings.checkpoint_every):
             save_weights(settings.checkpoint, state.params, make_record(state, command))
+
+
+def _self_play_settings(state: TrainState, settings: TrainSettings):
+    """The kernels' record of this run's training scalars (``SelfPlaySettings``): the
+    state's (a resumed run keeps its checkpoint's) and the settings' training-position
+    share."""
+    from .kernels.selfplay import self_play_settings
+
+    return self_play_settings(state.seed, state.alpha, state.lam, explore=state.explore,
+                              explore_moves=state.explore_moves,
+                              position_share=settings.position_share)
 
 
 def _check(state: TrainState, settings: TrainSettings, progress: Progress | None) -> None:

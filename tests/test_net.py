@@ -730,11 +730,12 @@ def test_sigterm_saves_the_checkpoint_of_the_games_finished(tmp_path):
 
 def test_the_net_policy_is_the_default_and_the_heuristic_selectable():
     from bgcli.kernels.evaluate import POLICY_NAMES, POLICY_NET, probabilities
+    from bgcli.net import load_params
     from bgcli.rollout import RolloutSettings
 
     assert POLICY_NAMES == {"random": 0, "heuristic": 1, "net": POLICY_NET} and POLICY_NET == 2
     assert RolloutSettings().policy == "net"
-    probs = probabilities(START, POLICY_NET)
+    probs = probabilities(START, POLICY_NET, load_params())  # the kernels load nothing
     assert 0.3 < probs[0] < 0.7  # the shipped net, on the symmetric start position
 
 

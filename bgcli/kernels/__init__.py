@@ -1,4 +1,7 @@
-"""The only modules that import numba. Kernels take arrays and scalars, never user objects.
+"""The only modules that import numba. Kernels take arrays and scalars, never user objects;
+a rollout's or a training run's scalars travel as one NamedTuple record
+(``playout.PlayoutSettings``, ``selfplay.SelfPlaySettings``). Nothing here imports bgcli
+outside this package (``tests/test_imports.py``): the Python layer loads and converts.
 
 numba's on-disk cache (``cache=True``) only notices changes to the file that defines a
 function, not to the kernels it calls from other files: a cached playout would go on using an

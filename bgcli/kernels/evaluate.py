@@ -14,6 +14,9 @@ Policies are small integers so that kernels can switch on them without Python ob
 * ``POLICY_HEURISTIC``: greedy over the hand-written heuristic below (gnubg's "0-ply");
 * ``POLICY_NET``: greedy over the trained neural net (``bgcli.kernels.net``), its weights
   flattened in ``params`` (see ``bgcli.net.load_params``).
+
+Nothing here imports bgcli outside ``bgcli.kernels`` (``tests/test_imports.py``): the
+weights and tables come in as arrays from the Python layer (``bgcli.evaluation``).
 """
 
 from __future__ import annotations
@@ -34,29 +37,78 @@ WIN, WIN_GAMMON, WIN_BACKGAMMON, LOSE_GAMMON, LOSE_BACKGAMMON = 0, 1, 2, 3, 4
 
 _PIPS_PER_ROLL = 8.1667  # the mean pips of one roll (doubles count four times)
 
-# The exact two-sided bear-off table (``bgcli.bearoff.load_twosided``: up to 8 checkers a side,
-# all home) rides behind the net's weights in ``params``: ``params[TWOSIDED_AT + a * SIZE + b]``
-# is P(the side on roll wins) with layout index a on roll and b opposite. Every evaluator
-# returns those exact chances (no gammon is possible there) when ``params`` holds the table.
+# The bear-off tables ride behind the net's weights in ``params``, announced by a header of
+# TABLES_HEADER_SIZE values right after the weights (see ``with_bearoff_tables``):
+#
+#   params[TABLES_HEADER_AT]      TABLES_MARK: the header is there
+#   params[TABLES_HEADER_AT + 1]  where the two-sided table starts (TWOSIDED_SLOT), 0: absent
+#   params[TABLES_HEADER_AT + 2]  where the one-sided database starts (ONESIDED_SLOT), 0: absent
+#
+# An array without the header (the net's weights alone, ``np.zeros(1)`` for the heuristic)
+# holds no tables, and every evaluator then scores bear-offs like any other position.
+TABLES_HEADER_AT = PARAMS_SIZE
+TABLES_HEADER_SIZE = 3
+TABLES_MARK = 7.25e11  # no weight comes near it
+TWOSIDED_SLOT = 1
+ONESIDED_SLOT = 2
+
+# The exact two-sided bear-off table (``bgcli.bearoff.load_twosided``: up to 8 checkers a
+# side, all home): ``params[start + a * TWOSIDED_SIZE + b]`` is P(the side on roll wins) with
+# layout index a on roll and b opposite. Every evaluator returns those exact chances (no
+# gammon is possible there) when ``params`` holds the table.
 TWOSIDED_CHECKERS = 8
 TWOSIDED_SIZE = math.comb(TWOSIDED_CHECKERS + 6, 6)  # 3003 layouts a side
-TWOSIDED_AT = PARAMS_SIZE
 _COMB = np.array([[math.comb(n, k) for k in range(7)] for n in range(22)], dtype=np.int64)
 
 # The one-sided bear-off database (``bgcli.bearoff.load_onesided``: every layout of up to 15
-# checkers home) may follow the two-sided table, one row of ``ONESIDED_ROW`` values per
-# layout: P(bear off every checker in exactly n rolls), n < ONESIDED_ROLLS, then P(first
-# checker off on exactly roll n), n < ONESIDED_FIRST. With it, every evaluator scores a
-# position with both sides all home but outside the two-sided table from the two sides'
-# distributions, as gnubg does (its "BEAROFF1" class): the chances hold for two sides that
-# each bear off to minimise their expected rolls (gnubg's approximation too), and choosing
-# plays by them beat the race net, which missed the best play in 30% of sampled bear-offs.
+# checkers home), one row of ``ONESIDED_ROW`` values per layout: P(bear off every checker in
+# exactly n rolls), n < ONESIDED_ROLLS, then P(first checker off on exactly roll n),
+# n < ONESIDED_FIRST. With it, every evaluator scores a position with both sides all home
+# but outside the two-sided table from the two sides' distributions, as gnubg does (its
+# "BEAROFF1" class): the chances hold for two sides that each bear off to minimise their
+# expected rolls (gnubg's approximation too), and choosing plays by them beat the race net,
+# which missed the best play in 30% of sampled bear-offs. It is used only with the two-sided
+# table (which scores the bear-offs it covers).
 ONESIDED_SIZE = math.comb(15 + 6, 6)  # 54264 layouts
 ONESIDED_ROLLS = 32
 ONESIDED_FIRST = 16
 ONESIDED_ROW = ONESIDED_ROLLS + ONESIDED_FIRST
-ONESIDED_AT = TWOSIDED_AT + TWOSIDED_SIZE * TWOSIDED_SIZE
-ONESIDED_END = ONESIDED_AT + ONESIDED_SIZE * ONESIDED_ROW
+
+
+def with_bearoff_tables(weights: np.ndarray, twosided: np.ndarray,
+                        onesided: np.ndarray) -> np.ndarray:
+    """Python helper: one ``params`` array, the net's ``weights`` (PARAMS_SIZE values, zeros
+    for the policies without a net), then the header and the two tables (the two-sided
+    table as (TWOSIDED_SIZE, TWOSIDED_SIZE) chances, the one-sided database as
+    (ONESIDED_SIZE, ONESIDED_ROW) rows), laid out as the comment above says. One array,
+    writable like the weights alone, so that the kernels compile once for both."""
+    if weights.shape != (PARAMS_SIZE,):
+        raise ValueError(f"expected {PARAMS_SIZE} weights, got shape {weights.shape}")
+    if twosided.shape != (TWOSIDED_SIZE, TWOSIDED_SIZE):
+        raise ValueError(f"expected a {TWOSIDED_SIZE}-square two-sided table, got {twosided.shape}")
+    if onesided.shape != (ONESIDED_SIZE, ONESIDED_ROW):
+        raise ValueError(f"expected ({ONESIDED_SIZE}, {ONESIDED_ROW}) one-sided rows, "
+                         f"got {onesided.shape}")
+    twosided_at = TABLES_HEADER_AT + TABLES_HEADER_SIZE
+    onesided_at = twosided_at + twosided.size
+    header = np.zeros(TABLES_HEADER_SIZE)
+    header[0] = TABLES_MARK
+    header[TWOSIDED_SLOT] = twosided_at
+    header[ONESIDED_SLOT] = onesided_at
+    return np.concatenate([np.asarray(weights, dtype=np.float64), header,
+                           np.asarray(twosided, dtype=np.float64).ravel(),
+                           np.asarray(onesided, dtype=np.float64).ravel()])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def table_start(params, slot):
+    """Where the bear-off table of header ``slot`` (TWOSIDED_SLOT, ONESIDED_SLOT) starts in
+    ``params``, or 0 when ``params`` has no such table (or no header at all)."""
+    if params.shape[0] < TABLES_HEADER_AT + TABLES_HEADER_SIZE:
+        return 0  # the weights alone (or less): no room for a header
+    if params[TABLES_HEADER_AT] != TABLES_MARK:
+        return 0
+    return np.int64(params[TABLES_HEADER_AT + slot])
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -202,16 +254,12 @@ def _small_bearoff_index(board, side):
     return rank if total <= TWOSIDED_CHECKERS else -1
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _has_twosided(params):
-    return params.shape[0] >= TWOSIDED_AT + TWOSIDED_SIZE * TWOSIDED_SIZE
-
-
 @njit(cache=True, nogil=True)
 def twosided_win(board, me, params):
     """Exact P(``me`` on roll wins) from the two-sided table in ``params``, or -1.0 when the
     table is absent or the position is not in it (or the game is over)."""
-    if not _has_twosided(params):
+    twosided_at = table_start(params, TWOSIDED_SLOT)
+    if twosided_at == 0:
         return -1.0
     mine = _small_bearoff_index(board, me)
     if mine <= 0:
@@ -219,7 +267,7 @@ def twosided_win(board, me, params):
     theirs = _small_bearoff_index(board, 1 - me)
     if theirs <= 0:
         return -1.0
-    return params[TWOSIDED_AT + mine * TWOSIDED_SIZE + theirs]
+    return params[twosided_at + mine * TWOSIDED_SIZE + theirs]
 
 
 @njit(cache=True, nogil=True)
@@ -235,7 +283,8 @@ def _bearoff_probabilities(board, me, params, out):
     both have at most ``TWOSIDED_CHECKERS`` checkers, else from the one-sided database.
     False (``out`` untouched) when the tables are absent or the position is not a bear-off.
     Each side's layout is read once for both tables."""
-    if not _has_twosided(params):
+    twosided_at = table_start(params, TWOSIDED_SLOT)
+    if twosided_at == 0:
         return False
     mine, my_left = _home_layout_index(board, me)
     if mine <= 0:
@@ -244,27 +293,29 @@ def _bearoff_probabilities(board, me, params, out):
     if theirs <= 0:
         return False
     if my_left <= TWOSIDED_CHECKERS and their_left <= TWOSIDED_CHECKERS:
-        out[0] = params[TWOSIDED_AT + mine * TWOSIDED_SIZE + theirs]
+        out[0] = params[twosided_at + mine * TWOSIDED_SIZE + theirs]
         for k in range(1, 5):
             out[k] = 0.0
         return True
-    if params.shape[0] < ONESIDED_END:
+    onesided_at = table_start(params, ONESIDED_SLOT)
+    if onesided_at == 0:
         return False
-    _onesided_chances(params, mine, my_left, theirs, their_left, out)
+    _onesided_chances(params, onesided_at, mine, my_left, theirs, their_left, out)
     return True
 
 
 @njit(cache=True, nogil=True)
-def _onesided_chances(params, mine, my_left, theirs, their_left, out):
+def _onesided_chances(params, onesided_at, mine, my_left, theirs, their_left, out):
     """The five probabilities of the side on roll (layout ``mine``, ``my_left`` checkers)
-    against the other (``theirs``, ``their_left``) from the one-sided database.
+    against the other (``theirs``, ``their_left``) from the one-sided database, which starts
+    at ``params[onesided_at]``.
 
     The side on roll wins when it finishes in k rolls and the other side needs k or more; it
     wins a gammon when it finishes before the other's first checker comes off (the other
     has all 15 left), and loses one when the other finishes before its own first checker
     comes off. No backgammon is possible with every checker home."""
-    my_row = ONESIDED_AT + mine * ONESIDED_ROW
-    their_row = ONESIDED_AT + theirs * ONESIDED_ROW
+    my_row = onesided_at + mine * ONESIDED_ROW
+    their_row = onesided_at + theirs * ONESIDED_ROW
     win = 0.0
     win_gammon = 0.0
     lose_gammon = 0.0
@@ -295,8 +346,8 @@ def _onesided_chances(params, mine, my_left, theirs, their_left, out):
 @njit(cache=True, nogil=True)
 def evaluate(board, me, policy, params, out):
     """The evaluator behind ``policy`` (``params``: the net's weights for ``POLICY_NET``,
-    then optionally the two-sided bear-off table, whose exact chances take precedence, and
-    the one-sided database, which scores the other bear-offs)."""
+    then optionally the header and the bear-off tables: the two-sided table's exact chances
+    take precedence, the one-sided database scores the other bear-offs)."""
     if _bearoff_probabilities(board, me, params, out):
         return
     if policy == POLICY_NET:
@@ -307,15 +358,15 @@ def evaluate(board, me, policy, params, out):
 
 def probabilities(board: np.ndarray, policy: int = POLICY_HEURISTIC,
                   params: np.ndarray | None = None) -> np.ndarray:
-    """Python helper: the evaluator's five probabilities for the player on roll (the net
-    policy uses the shipped weights unless ``params`` is given)."""
+    """Python helper: the evaluator's five probabilities for the player on roll. The net
+    policy needs its weights in ``params`` (``bgcli.net.load_params()``, or
+    ``bgcli.evaluation.policy_code``'s with the bear-off tables): loading them is the
+    Python layer's job, not the kernels'."""
     if params is None:
         if policy == POLICY_NET:
-            from ..net import load_params
-
-            params = load_params()
-        else:
-            params = np.zeros(1)
+            raise ValueError("the net policy evaluates with the net's weights: pass them as "
+                             "params (bgcli.net.load_params())")
+        params = np.zeros(1)
     out = np.zeros(5)
     evaluate(np.ascontiguousarray(board, dtype=np.int8), 1, policy, params, out)
     return out

@@ -13,27 +13,59 @@ the first roll cycles through all 36 (or the 30 non-doubles with ``initial``), t
 through all 36 for each first roll, so each block of 1296 (1080) trials holds every pair of
 opening rolls exactly once.
 
+Settings: the scalars a rollout plays every trial with travel as one ``PlayoutSettings``
+record, built by ``bgcli.rollout``; arrays (the position, the first rolls, ``params``, work
+buffers, outputs) stay separate arguments.
+
 Variance reduction (luck adjustment): before each roll, the value of the best play for each
 of the 21 rolls is computed with the evaluator (the heuristic for the random policy: any
-value function keeps the estimate unbiased, a better one removes more noise); the luck of the roll actually played is its
-value minus the probability-weighted mean over the 21. Its expectation given the history is
+value function keeps the estimate unbiased, a better one removes more noise); the luck of
+the roll actually played is its value minus the probability-weighted mean over the 21. Its expectation given the history is
 exactly zero, so subtracting the summed luck from the trial's outcome leaves the mean
 unbiased while removing most of the dice's noise.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, prange, uint64
 
 from .cube import CENTRED, OWN, THEIRS, cubeful_equity, doubles_and_takes, efficiency
 from .dice import next_u64, roll_dice
-from .evaluate import (ONESIDED_END, POLICY_NET, POLICY_RANDOM, both_home, equity, evaluate,
-                       twosided_win)
+from .evaluate import (ONESIDED_SLOT, POLICY_NET, POLICY_RANDOM, both_home, equity, evaluate,
+                       table_start, twosided_win)
 from .net import net_choose, playout_weights
 from .movegen import generate_plays, new_buffers
 
 NO_TRUNCATION = 0
+
+
+class PlayoutSettings(NamedTuple):
+    """The scalars every trial of one rollout plays with, in one immutable record (numba
+    passes a NamedTuple to the kernels as a struct of scalars). ``bgcli.rollout`` builds it
+    from ``RolloutSettings``; ``playout_settings`` gives the exact types the kernels are
+    compiled for (another mix of types would compile another copy)."""
+
+    policy: int  # POLICY_RANDOM, POLICY_HEURISTIC or POLICY_NET (bgcli.kernels.evaluate)
+    initial: bool  # the opening roll: the first roll is no double
+    truncate: int  # plies; NO_TRUNCATION plays every game to the end
+    variance_reduction: bool  # subtract the luck of the rolls (module docstring)
+    bearoff_truncation: bool  # stop once both sides are in the two-sided bear-off table
+    cubeful: bool  # money cube decisions inside the playouts
+    cube_owner: int  # at the start, from the root player's side: 0 centred, 1 root, 2 opponent
+    jacoby: bool  # gammons count single while the cube is centred (cubeful only)
+
+
+def playout_settings(policy, initial=False, truncate=NO_TRUNCATION, variance_reduction=False,
+                     bearoff_truncation=False, cubeful=False, cube_owner=0,
+                     jacoby=False) -> PlayoutSettings:
+    """Python helper: a ``PlayoutSettings`` with every field converted to the kernels' type."""
+    return PlayoutSettings(int(policy), bool(initial), int(truncate), bool(variance_reduction),
+                           bool(bearoff_truncation), bool(cubeful), int(cube_owner),
+                           bool(jacoby))
+
 
 #: The 21 distinct rolls and their weights out of 36.
 ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], dtype=np.int64)
@@ -66,7 +98,8 @@ def _best_value(count, policy, params, weights, boards, probs, mover_best):
     chooses with ``weights``, its float32 playout copy of the net (see ``net_choose``),
     except in bear-offs (both sides home after the first play, so after every play of a
     side that was home), which ``evaluate`` scores from the bear-off tables in ``params``."""
-    if policy == POLICY_NET and not (params.shape[0] >= ONESIDED_END and both_home(boards[0])):
+    if policy == POLICY_NET and not (table_start(params, ONESIDED_SLOT) != 0
+                                     and both_home(boards[0])):
         choice = net_choose(count, weights, boards, probs, True)
         swap_sides(probs, mover_best)
         return choice
@@ -91,24 +124,29 @@ def _choose_play(count, policy, params, weights, state, boards, probs, mover_bes
 
 
 @njit(cache=True, nogil=True)
-def play_trial(board, state, first_rolls, initial, policy, params, weights, truncate,
-               reduce_variance, bearoff_stop, cubeful, cube_owner, jacoby, boards, steps, keys,
-               table, work, scratch, out):
-    """Play one game from ``board`` (modified; row 1 on roll) and write the root player's
-    five outcome values, less the summed luck when ``reduce_variance``, into ``out``.
-    With ``bearoff_stop`` a game ends as soon as both sides are in the two-sided bear-off
-    table held in ``params``, scored with its exact chances (gnubg's bear-off truncation).
-    The net policy chooses plays with ``weights`` (``net.playout_weights(params)``) and
-    evaluates positions (truncation, cube decisions) with ``params``.
+def play_trial(board, state, first_rolls, settings, params, weights, buffers, scratch, out):
+    """Play one game from ``board`` (modified; row 1 on roll) with ``settings`` (a
+    ``PlayoutSettings``) and write the root player's five outcome values, less the summed
+    luck with ``settings.variance_reduction``, into ``out``. ``first_rolls`` holds the first
+    two roll indices (0..35, -1 for random ones), ``buffers`` is ``movegen.new_buffers()``
+    and ``scratch`` a (5, 5) float array.
+    With ``settings.bearoff_truncation`` a game ends as soon as both sides are in the
+    two-sided bear-off table held in ``params``, scored with its exact chances (gnubg's
+    bear-off truncation). The net policy chooses plays with ``weights``
+    (``net.playout_weights(params)``) and evaluates positions (truncation, cube decisions)
+    with ``params``.
 
-    With ``cubeful`` (money play) the player on roll may double before each roll when the
-    cube is centred or theirs: the evaluator's probabilities go through Janowski's model
-    (``bgcli.kernels.cube``); a pass ends the game. The root player does not double before
+    With ``settings.cubeful`` (money play) the player on roll may double before each roll
+    when the cube is centred or theirs: the evaluator's probabilities go through Janowski's
+    model (``bgcli.kernels.cube``); a pass ends the game. The root player does not double before
     the first roll: that decision is what cube analysis rolls out (No double against
-    Double/take). ``cube_owner`` is the cube's owner at the start from the root player's
-    side (0 centred, 1 root, 2 opponent). Returns the root
-    player's cubeful points in units of the starting cube (0.0 when not ``cubeful``); a game
-    cut short (truncation, bear-off table) is scored with the cubeful equity there."""
+    Double/take). ``settings.cube_owner`` is the cube's owner at the start from the root
+    player's side (0 centred, 1 root, 2 opponent). Returns the root player's cubeful points in
+    units of the starting cube (0.0 when not cubeful); a game cut short (truncation, bear-off
+    table) is scored with the cubeful equity there."""
+    boards, steps, keys, table, work = buffers
+    policy = settings.policy  # the two settings read most, by short names
+    jacoby = settings.jacoby
     luck = scratch[0]  # root player's side, accumulated
     probs = scratch[1]
     mover_value = scratch[2]
@@ -119,14 +157,15 @@ def play_trial(board, state, first_rolls, initial, policy, params, weights, trun
     ply = 0
     root_on_roll = True
     cube = 1.0
-    owner = cube_owner  # from the root player's side
+    owner = settings.cube_owner  # from the root player's side
     points = 0.0
     finished = False  # the game ended on the board (not cut short, not passed)
     passed = False
     while True:
-        if bearoff_stop and twosided_win(board, 1, params) >= 0.0:
+        if settings.bearoff_truncation and twosided_win(board, 1, params) >= 0.0:
             break  # scored below with the table's exact chances
-        if cubeful and ply > 0:  # the first decision is the caller's: the game starts rolling
+        # the first decision is the caller's: the game starts rolling
+        if settings.cubeful and ply > 0:
             mover_owner = _mover_owner(owner, root_on_roll)
             if mover_owner != THEIRS:
                 evaluate(board, 1, policy, params, probs)
@@ -148,10 +187,10 @@ def play_trial(board, state, first_rolls, initial, policy, params, weights, trun
             d2 = first_rolls[ply] % 6 + 1
         else:
             d1, d2 = roll_dice(state)
-            while initial and ply == 0 and d1 == d2:
+            while settings.initial and ply == 0 and d1 == d2:
                 d1, d2 = roll_dice(state)
         # --- the luck of that roll, measured before it is played
-        if reduce_variance:
+        if settings.variance_reduction:
             for k in range(5):
                 mean_value[k] = 0.0
             for r in range(21):
@@ -164,7 +203,7 @@ def play_trial(board, state, first_rolls, initial, policy, params, weights, trun
                 if (a == d1 and b == d2) or (a == d2 and b == d1):
                     for k in range(5):
                         actual_value[k] = mover_value[k]
-            if not (initial and ply == 0):
+            if not (settings.initial and ply == 0):
                 _add_luck(luck, actual_value, mean_value, root_on_roll)
         # --- the play
         count, _ = generate_plays(board, d1, d2, boards, steps, keys, table, work)
@@ -180,7 +219,7 @@ def play_trial(board, state, first_rolls, initial, policy, params, weights, trun
             board[1, index] = boards[choice, 0, index]
         ply += 1
         root_on_roll = not root_on_roll
-        if mover_done or (truncate > 0 and ply >= truncate):
+        if mover_done or (settings.truncate > 0 and ply >= settings.truncate):
             finished = mover_done
             break
     if not passed:
@@ -190,11 +229,11 @@ def play_trial(board, state, first_rolls, initial, policy, params, weights, trun
                 out[k] = probs[k]
         else:
             swap_sides(probs, out)
-        if cubeful and finished:
+        if settings.cubeful and finished:
             points = cube * _game_points(out, jacoby and owner == 0)
-        elif cubeful:
+        elif settings.cubeful:
             points = _cut_short_points(board, probs, cube, owner, jacoby, root_on_roll)
-    if reduce_variance:
+    if settings.variance_reduction:
         for k in range(5):
             out[k] -= luck[k]
     return points
@@ -242,18 +281,20 @@ _BLOCK = 16  # trials per parallel work item; each item has its own buffers
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def rollout_trials(start, first_trial, n_trials, seed, first_rolls, initial, policy, params,
-                   truncate, reduce_variance, bearoff_stop, cubeful, cube_owner, jacoby, out,
-                   cube_out):
-    """Trials ``first_trial .. first_trial + n_trials - 1`` into ``out[0:n_trials]`` (and with
-    ``cubeful`` their cubeful points into ``cube_out[0:n_trials]``; see ``play_trial``).
-
-    ``first_rolls[i]`` holds trial i's first two roll indices (0..35), or -1 for random ones.
-    """
+def play_trials(start, first_trial, n_trials, seed, first_rolls, settings, params, out,
+                cube_out):
+    """Trials ``first_trial .. first_trial + n_trials - 1`` of a rollout seeded ``seed`` from
+    ``start`` with ``settings`` (a ``PlayoutSettings``) into ``out[0:n_trials]`` (and with
+    ``settings.cubeful`` their cubeful points into ``cube_out[0:n_trials]``; see
+    ``play_trial``). ``first_rolls[i]`` holds trial i's first two roll indices (0..35), or
+    -1 for random ones."""
     n_blocks = (n_trials + _BLOCK - 1) // _BLOCK
-    weights = playout_weights(params) if policy == POLICY_NET else np.zeros(1, np.float32)
+    if settings.policy == POLICY_NET:
+        weights = playout_weights(params)
+    else:
+        weights = np.zeros(1, np.float32)
     for block in prange(n_blocks):
-        boards, steps, keys, table, work = new_buffers()
+        buffers = new_buffers()
         scratch = np.zeros((5, 5))
         board = np.empty((2, 25), dtype=np.int8)
         state = np.empty(1, dtype=np.uint64)
@@ -264,7 +305,17 @@ def rollout_trials(start, first_trial, n_trials, seed, first_rolls, initial, pol
             state[0] = trial_seed(seed, trial)
             rolls[0] = first_rolls[t, 0]
             rolls[1] = first_rolls[t, 1]
-            cube_out[t] = play_trial(board, state, rolls, initial, policy, params, weights,
-                                     truncate, reduce_variance, bearoff_stop, cubeful,
-                                     cube_owner, jacoby, boards, steps, keys, table, work,
+            cube_out[t] = play_trial(board, state, rolls, settings, params, weights, buffers,
                                      scratch, out[t])
+
+
+def rollout_trials(start, first_trial, n_trials, seed, first_rolls, initial, policy, params,
+                   truncate, variance_reduction, bearoff_truncation, cubeful, cube_owner,
+                   jacoby, out, cube_out):
+    """Python helper: ``play_trials`` with the settings as separate arguments, the form
+    callers written before ``PlayoutSettings`` use (tests/test_rollout.py,
+    scripts/bench_net.py); new code builds the record and calls ``play_trials``."""
+    settings = playout_settings(policy, initial, truncate, variance_reduction,
+                                bearoff_truncation, cubeful, cube_owner, jacoby)
+    play_trials(start, first_trial, n_trials, seed, first_rolls, settings, params, out,
+                cube_out)

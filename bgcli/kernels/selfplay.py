@@ -32,6 +32,8 @@ that even exploring games seldom reach (``positions/train_backgames.txt``).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, uint64
 
@@ -41,6 +43,25 @@ from .movegen import generate_plays, new_buffers
 from .net import (MAX_NONZERO, N_HIDDEN, N_OUTPUTS, NET_SIZE, PARAMS_SIZE, add_gradient,
                   encode, forward, is_contact, net_choose, outcome)
 from .playout import trial_seed
+
+
+class SelfPlaySettings(NamedTuple):
+    """The scalars of one training run, in one immutable record for ``train_games``
+    (``bgcli.train`` builds it; ``self_play_settings`` gives the kernels' exact types)."""
+
+    seed: int  # game g draws from trial_seed(seed, g)
+    alpha: float  # the learning rate
+    lam: float  # TD(lambda)'s trace decay
+    explore: float  # the share of games opening with random plies (module docstring)
+    explore_moves: float  # per greedy move: the chance of a random play instead
+    position_share: float  # the share of games starting from a training position
+
+
+def self_play_settings(seed, alpha, lam, explore=0.0, explore_moves=0.0,
+                       position_share=0.0) -> SelfPlaySettings:
+    """Python helper: a ``SelfPlaySettings`` with every field converted to the kernels' type."""
+    return SelfPlaySettings(int(seed), float(alpha), float(lam), float(explore),
+                            float(explore_moves), float(position_share))
 
 
 @njit(cache=True, nogil=True)
@@ -134,15 +155,21 @@ def _random_opening(board, state, explore, boards, steps, keys, table, work):
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def td_train(params, start, seed, first_game, n_games, alpha, lam, explore, stats,
-             positions, position_share, explore_moves):
-    """Train ``params`` in place on games ``first_game .. first_game + n_games - 1``, the
-    share ``explore`` of them from a random opening, and (when ``positions``, an array of
-    boards with row 1 on roll, is not empty) the share ``position_share`` of them from one
-    of ``positions`` (see the module docstring). With no positions (or a share of 0) the
-    games are exactly those of a run without them.
+def train_games(params, start, first_game, n_games, settings, positions, stats):
+    """Train ``params`` in place on games ``first_game .. first_game + n_games - 1`` with
+    ``settings`` (a ``SelfPlaySettings``): the share ``settings.explore`` of them from a
+    random opening, and (when ``positions``, an array of boards with row 1 on roll, is not
+    empty) the share ``settings.position_share`` of them from one of ``positions`` (see the
+    module docstring). With no positions (or a share of 0) the games are exactly those of a
+    run without them.
 
     ``stats`` (float64[3]) accumulates plies played, player 0's points, games."""
+    seed = settings.seed
+    alpha = settings.alpha
+    lam = settings.lam
+    explore = settings.explore
+    explore_moves = settings.explore_moves
+    position_share = settings.position_share
     boards, steps, keys, table, work = new_buffers()
     traces = np.zeros((5, PARAMS_SIZE))
     board = np.empty((2, 25), dtype=np.int8)
@@ -219,6 +246,14 @@ def td_train(params, start, seed, first_game, n_games, alpha, lam, explore, stat
                 used_race = True
         stats[0] += ply
         stats[2] += 1.0
+
+
+def td_train(params, start, seed, first_game, n_games, alpha, lam, explore, stats,
+             positions, position_share, explore_moves):
+    """Python helper: ``train_games`` with the settings as separate arguments, the form
+    callers written before ``SelfPlaySettings`` use (tests/test_net.py)."""
+    settings = self_play_settings(seed, alpha, lam, explore, explore_moves, position_share)
+    train_games(params, start, first_game, n_games, settings, positions, stats)
 
 
 @njit(cache=True, nogil=True)

@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
 
 from ..errors import ParseError
 from ..position import Position
@@ -22,40 +21,11 @@ from .gnubgid import (
     MATCH_ID_LENGTH,
     POSITION_ID_LENGTH,
     MatchState,
-    format_match_id,
-    format_position_id,
     parse_match_id,
     parse_position_id,
 )
-
-
-@dataclass(frozen=True)
-class Situation:
-    """A position together with its match context (cube, score, dice, who is on roll)."""
-
-    position: Position
-    match: MatchState = MatchState()
-
-    @property
-    def position_id(self) -> str:
-        return format_position_id(self.position)
-
-    @property
-    def match_id(self) -> str:
-        return format_match_id(self.match)
-
-    @property
-    def gnubg_id(self) -> str:
-        return f"{self.position_id}:{self.match_id}"
-
-    @property
-    def xgid(self) -> str:
-        from .xgid import format_xgid
-
-        return format_xgid(self)
-
-    def with_dice(self, dice: tuple[int, int]) -> "Situation":
-        return replace(self, match=self.match.with_dice(tuple(dice)))
+from .situation import Situation  # noqa: F401  (re-exported: bgcli.notation.detect.Situation)
+from .xgid import parse_xgid
 
 
 _LOOKS_LIKE_ID = re.compile(r"^[A-Za-z0-9+/]{10,18}$")
@@ -105,8 +75,6 @@ def parse_situation(text: str) -> Situation:
     if not stripped:
         raise ParseError("empty position: expected a gnubg Position ID, POSID:MATCHID or an XGID")
     if stripped.upper().startswith("XGID=") or stripped.count(":") >= 8:
-        from .xgid import parse_xgid
-
         return parse_xgid(stripped)
     labelled = _GNUBG_TEXT.match(stripped)
     if labelled:

@@ -16,46 +16,16 @@ score of player 1 (51, 15), Jacoby not in use (66, 1).
 
 from __future__ import annotations
 
-import base64
-import binascii
 import enum
-import re
 from dataclasses import dataclass, replace
 
-import numpy as np
-
 from ..errors import ParseError
-from ..position import CHECKERS, Position
+from ..position import Position
+# POSITION_ID_LENGTH is re-exported: the gnubg IDs' lengths are read from here
+from .position_id import (POSITION_ID_LENGTH, bits_of, bytes_of, decode_base64,
+                          encode_base64, encode_position_id)
 
-POSITION_ID_LENGTH = 14
 MATCH_ID_LENGTH = 12
-_BASE64 = re.compile(r"^[A-Za-z0-9+/]*$")
-
-
-def _decode_base64(text: str, length: int, nbytes: int, what: str) -> bytes:
-    if len(text) != length:
-        raise ParseError(f"{what} must be {length} characters, got {len(text)}: {text!r}")
-    if not _BASE64.match(text):
-        raise ParseError(f"{what} may only contain A-Z a-z 0-9 + /: {text!r}")
-    padding = "=" * (-len(text) % 4)
-    try:
-        raw = base64.b64decode(text + padding, validate=True)
-    except binascii.Error as exc:  # pragma: no cover - the regex above already filters
-        raise ParseError(f"{what} is not valid base64 ({exc}): {text!r}") from None
-    return raw[:nbytes]
-
-
-def _encode_base64(raw: bytes, length: int) -> str:
-    return base64.b64encode(raw).decode("ascii").rstrip("=")[:length]
-
-
-def _bits_of(raw: bytes) -> list[int]:
-    return [(byte >> k) & 1 for byte in raw for k in range(8)]
-
-
-def _bytes_of(bits: list[int], nbytes: int) -> bytes:
-    bits = bits + [0] * (8 * nbytes - len(bits))
-    return bytes(sum(bits[8 * i + k] << k for k in range(8)) for i in range(nbytes))
 
 
 # ------------------------------------------------------------------ Position ID
@@ -68,41 +38,12 @@ def parse_position_id(text: str) -> Position:
     >>> parse_position_id("4HPwATDgc/ABMA") == Position.start()
     True
     """
-    what = "Position ID"
-    bits = _bits_of(_decode_base64(text, POSITION_ID_LENGTH, 10, what))
-    board = np.zeros((2, 25), dtype=np.int16)
-    side, index, position = 0, 0, 0
-    while side < 2:
-        if position >= len(bits):
-            raise ParseError(f"{what} ends before both sides are described: {text!r}")
-        if bits[position]:
-            board[side, index] += 1
-            if board[side, index] > CHECKERS:
-                raise ParseError(f"{what} puts more than 15 checkers on one point: {text!r}")
-        else:
-            index += 1
-            if index == 25:
-                side, index = side + 1, 0
-        position += 1
-    if any(bits[position:]):
-        raise ParseError(f"{what} has stray bits after the last point: {text!r}")
-    result = Position(board)
-    status = result.status()
-    if status:
-        raise ParseError(f"{what} describes an impossible position ({status.describe()}): {text!r}")
-    return result
+    return Position.from_id(text)
 
 
 def format_position_id(position: Position) -> str:
     """The gnubg Position ID of a position (player on roll as the second half of the key)."""
-    bits: list[int] = []
-    for side in (0, 1):
-        for count in position.board[side]:
-            bits.extend([1] * int(count))
-            bits.append(0)
-    if len(bits) > 80:
-        raise ValueError("a Position ID holds at most 30 checkers")
-    return _encode_base64(_bytes_of(bits, 10), POSITION_ID_LENGTH)
+    return encode_position_id(position.board)
 
 
 # ------------------------------------------------------------------ Match ID
@@ -211,7 +152,7 @@ def parse_match_id(text: str) -> MatchState:
     True
     """
     what = "Match ID"
-    bits = _bits_of(_decode_base64(text, MATCH_ID_LENGTH, 9, what))
+    bits = bits_of(decode_base64(text, MATCH_ID_LENGTH, 9, what))
     value = {
         name: sum(bits[first + k] << k for k in range(width)) for name, first, width in _FIELDS
     }
@@ -269,4 +210,4 @@ def format_match_id(state: MatchState) -> str:
     for name, first, width in _FIELDS:
         for k in range(width):
             bits[first + k] = (value[name] >> k) & 1
-    return _encode_base64(_bytes_of(bits, 9), MATCH_ID_LENGTH)
+    return encode_base64(bytes_of(bits, 9), MATCH_ID_LENGTH)

@@ -29,10 +29,11 @@ import numpy as np
 from ..errors import ParseError
 from ..position import CHECKERS, Position
 from .gnubgid import CENTERED, GameState, MatchState
+from .situation import Situation
+from .xgid_format import DEFAULT_MAX_CUBE, format_xgid  # noqa: F401  (re-exported)
 
 _XGID = re.compile(r"^(?:XGID=)?([A-Pa-p-]{26})((?::[^:]*){9})$", re.I)
 _INT = re.compile(r"^-?[0-9]{1,5}$")  # ASCII digits only: int() also reads "３"
-DEFAULT_MAX_CUBE = 10
 MAX_MATCH_LENGTH = 64  # the longest match gnubg accepts from an XGID
 
 
@@ -54,10 +55,8 @@ def _field_int(name: str, text: str, whole: str, allowed=None) -> int:
     return value
 
 
-def parse_xgid(text: str):
+def parse_xgid(text: str) -> Situation:
     """Parse an XGID into a ``Situation`` (raises ``ParseError`` on any defect)."""
-    from .detect import Situation
-
     whole = text.strip()
     match = _XGID.match(whole)
     if not match:
@@ -135,51 +134,3 @@ def parse_xgid(text: str):
     if problems:
         raise ParseError(f"XGID describes an impossible match state ({'; '.join(problems)}): {whole!r}")
     return Situation(position, state)
-
-
-def _board_chars(situation) -> str:
-    board = situation.position.board
-    on_roll, opponent = board[1], board[0]
-    bottom, top = (on_roll, opponent) if situation.match.player_on_roll == 1 else (opponent, on_roll)
-    chars = ["-"] * 26
-    if top[24]:
-        chars[0] = chr(ord("a") + top[24] - 1)
-    if bottom[24]:
-        chars[25] = chr(ord("A") + bottom[24] - 1)
-    for point in range(1, 25):
-        if bottom[point - 1]:
-            chars[point] = chr(ord("A") + bottom[point - 1] - 1)
-        elif top[24 - point]:
-            chars[point] = chr(ord("a") + top[24 - point] - 1)
-    return "".join(chars)
-
-
-def format_xgid(situation, max_cube_log2: int = DEFAULT_MAX_CUBE) -> str:
-    """The XGID of a ``Situation``."""
-    state: MatchState = situation.match
-    turn = 1 if state.player_on_roll == 1 else -1
-    cube_position = {CENTERED: 0, 1: 1, 0: -1}[state.cube_owner]
-    if state.double_offered:
-        dice = "D"
-    elif state.dice_rolled:
-        dice = f"{state.dice[0]}{state.dice[1]}"
-    else:
-        dice = "00"
-    if state.match_length:
-        crawford_jacoby = int(state.crawford)
-    else:
-        crawford_jacoby = int(state.jacoby)
-    fields = [
-        _board_chars(situation),
-        str(state.cube_value.bit_length() - 1),
-        str(cube_position),
-        str(turn),
-        dice,
-        str(state.score[1]),
-        str(state.score[0]),
-        str(crawford_jacoby),
-        str(state.match_length),
-        str(max_cube_log2),
-    ]
-    return "XGID=" + ":".join(fields)
-
