@@ -41,7 +41,8 @@ from .lock import OutputLock, check_output_path, lock_path
 from .outcomes import Outcome
 from .resume import Done, check_resumable, read_done
 from .run import run_batch
-from .writers import FORMATS, format_for, journal_path, open_output
+from .layout import FORMATS, format_for, journal_path
+from .writers import open_output
 
 # the name scripts and tests know the plan by
 BatchPlan = AnalysisPlan

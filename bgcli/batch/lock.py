@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import IO
 
 from ..errors import OutputError
-from .writers import journal_path, parquet_temporary
+from .layout import journal_path, parquet_temporary
 
 
 def lock_path(path: Path) -> Path:

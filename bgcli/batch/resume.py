@@ -14,7 +14,7 @@ from typing import IO, Iterator
 from ..analysis import AnalysisPlan, columns
 from ..columns import ID_COLUMNS
 from ..errors import OutputError
-from .writers import cell_text, journal_path
+from .layout import cell_text, journal_path
 
 # what must match for --resume to append to a file: everything that changes the numbers
 SETTING_COLUMNS = ("trials", "policy", "truncate", "variance_reduction", "quasi_random",

@@ -13,33 +13,10 @@ from typing import IO, TYPE_CHECKING
 
 from ..analysis import AnalysisPlan, columns
 from ..errors import OutputError
+from .layout import cell_text, journal_path, parquet_temporary
 
 if TYPE_CHECKING:
     from .resume import Done
-
-FORMATS = ("csv", "jsonl", "parquet")
-_EXTENSIONS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".parquet": "parquet",
-               ".pq": "parquet"}
-
-
-def format_for(path: Path | str) -> str | None:
-    """The output format a file name implies (csv, jsonl, parquet), or None."""
-    return _EXTENSIONS.get(Path(path).suffix.lower())
-
-
-def cell_text(value) -> str:
-    """A value as CSV holds it: the same text whichever format it was read back from."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
-def journal_path(path: Path) -> Path:
-    """Where a Parquet output's rows wait, as JSON lines, until the Parquet file is written."""
-    return path.with_name(path.name + ".journal.jsonl")
-
 
 class _LinesOutput:
     """CSV or JSON lines, one line per row, flushed as it is written. A file of its own
@@ -82,11 +59,6 @@ class _LinesOutput:
                 self.stream.close()
             else:
                 self.stream.flush()
-
-
-def parquet_temporary(path: Path) -> Path:
-    """Where the Parquet file is written before it is renamed over ``path``."""
-    return path.with_name(f".{path.name}.{os.getpid()}.tmp")
 
 
 class _ParquetOutput:

@@ -129,7 +129,8 @@ def moves(
     from dataclasses import replace
 
     from ..moves import legal_plays
-    from ..notation.detect import Situation, parse_situation
+    from ..notation.detect import parse_situation
+    from ..notation.situation import Situation
 
     situation = parse_situation(position)
     rolled = dice_for(situation, dice)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 
 from ..errors import ParseError
-from ..position import Position
 from .gnubgid import (
     MATCH_ID_LENGTH,
     POSITION_ID_LENGTH,
@@ -66,8 +65,8 @@ def _is_match_id(text: str) -> bool:
 def parse_situation(text: str) -> Situation:
     """Parse any supported notation, detecting which one it is (raises ``ParseError``).
 
-    >>> parse_situation("4HPwATDgc/ABMA").position == Position.start()
-    True
+    >>> parse_situation("4HPwATDgc/ABMA cAkAAAAAAAAE").xgid
+    'XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10'
     """
     if not isinstance(text, str):
         raise ParseError(f"a position must be text, not {type(text).__name__}")

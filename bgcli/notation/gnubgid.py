@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from ..errors import ParseError
 from ..position import Position
 # POSITION_ID_LENGTH is re-exported: the gnubg IDs' lengths are read from here
-from .position_id import (POSITION_ID_LENGTH, bits_of, bytes_of, decode_base64,
+from .position_id import (POSITION_ID_LENGTH, bits_of, bytes_of, decode_base64,  # noqa: F401
                           encode_base64, encode_position_id)
 
 MATCH_ID_LENGTH = 12

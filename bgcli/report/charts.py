@@ -30,7 +30,7 @@ import numpy as np
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
 
-    from ..notation.detect import Situation
+    from ..notation.situation import Situation
 
 Z95 = 1.959963984540054
 

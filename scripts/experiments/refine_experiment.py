@@ -55,7 +55,7 @@ from bgcli.kernels.movegen import generate_plays, new_buffers
 from bgcli.kernels.net import (MAX_NONZERO, N_HIDDEN, N_OUTPUTS, NET_SIZE, add_gradient,
                                encode, forward, is_contact, net_choose, net_probabilities,
                                playout_weights)
-from bgcli.kernels.playout import play_trial, trial_seed
+from bgcli.kernels.playout import play_trial, playout_settings, trial_seed
 
 
 @njit(cache=True)
@@ -127,11 +127,15 @@ def candidates(params, positions, seed, k_max, out, group, mode):
     return n
 
 
+# the net's greedy play, games to the end, bear-offs scored exactly (as the experiment ran)
+SETTINGS = playout_settings(POLICY_NET, bearoff_truncation=True)
+
+
 @njit(cache=True, parallel=True)
-def rollout_many(positions, seeds, trials, params, out):
+def rollout_many(positions, seeds, trials, params, settings, out):
     weights = playout_weights(params)
     for p in prange(positions.shape[0]):
-        boards, steps, keys, table, work = new_buffers()
+        buffers = new_buffers()
         scratch = np.zeros((5, 5))
         board = np.empty((2, 25), dtype=np.int8)
         state = np.empty(1, dtype=np.uint64)
@@ -141,8 +145,7 @@ def rollout_many(positions, seeds, trials, params, out):
         for t in range(trials):
             board[:, :] = positions[p]
             state[0] = trial_seed(seeds[p], t)
-            play_trial(board, state, rolls, False, POLICY_NET, params, weights, 0, False, True,
-                       False, 0, False, boards, steps, keys, table, work, scratch, values)
+            play_trial(board, state, rolls, settings, params, weights, buffers, scratch, values)
             for k in range(5):
                 total[k] += values[k]
         for k in range(5):
@@ -223,9 +226,9 @@ def main():
         d = np.load(samples)
         groups = d["group"] if "group" in d else np.arange(len(boards))
         seeds = (int(seed) + groups * 7919).astype(np.int64)
-        rollout_many(boards[:4], seeds[:4], 2, params, targets[:4])
+        rollout_many(boards[:4], seeds[:4], 2, params, SETTINGS, targets[:4])
         t1 = time.time()
-        rollout_many(boards, seeds, int(trials), params, targets)
+        rollout_many(boards, seeds, int(trials), params, SETTINGS, targets)
         np.savez(out, boards=boards, targets=targets, trials=int(trials), group=groups)
         print("rolled", len(boards), "x", trials, time.time() - t1)
     elif cmd == "judge":
