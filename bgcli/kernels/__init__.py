@@ -7,7 +7,9 @@ numba's on-disk cache (``cache=True``) only notices changes to the file that def
 function, not to the kernels it calls from other files: a cached playout would go on using an
 old evaluator. So the cache lives in a folder named by a hash of every kernel source: any
 change to any kernel starts a fresh cache. The folder is under ``$NUMBA_CACHE_DIR`` when set,
-else ``$XDG_CACHE_HOME/bgcli/numba`` (``~/.cache/bgcli/numba``), else a temporary folder.
+else ``numba/`` in bgcli's cache folder (``bgcli.cache``: ``~/.cache/bgcli/numba`` and its
+fallbacks; a module of the standard library only, as every module a kernel may import from
+outside this package).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import hashlib
 import os
 import tempfile
 from pathlib import Path
+
+from ..cache import cache_dirs
 
 
 def _writable(folder: str) -> bool:
@@ -33,9 +37,7 @@ def kernel_cache_dir() -> str:
     for source in sorted(Path(__file__).parent.glob("*.py")):
         digest.update(source.name.encode())
         digest.update(source.read_bytes())
-    user_cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    bases = [os.environ.get("NUMBA_CACHE_DIR"), os.path.join(user_cache, "bgcli", "numba"),
-             os.path.join(tempfile.gettempdir(), "bgcli-numba")]
+    bases = [os.environ.get("NUMBA_CACHE_DIR")] + [str(d / "numba") for d in cache_dirs()]
     for base in filter(None, bases):
         folder = os.path.join(base, digest.hexdigest())
         if _writable(folder):
