@@ -42,14 +42,14 @@ def settings(**changes) -> RolloutSettings:
 
 def per_trial(position: Position, n: int, seed: int, *, first: int = 0, quasi: bool = True,
               initial: bool = False, policy: str = "heuristic", truncate: int = 0,
-              vr: bool = False, bearoff: bool = False) -> np.ndarray:
+              variance_reduction: bool = False, bearoff: bool = False) -> np.ndarray:
     """The five values of trials ``first .. first + n - 1``, straight from the kernel, with
     the parameters ``rollout`` gives it (the bear-off tables after the weights)."""
     rolls = first_rolls_table(seed, first, n, quasi, initial)
     out = np.zeros((n, 5))
     code, params = policy_code(policy, bearoff=True)
     rollout_trials(np.ascontiguousarray(position.board), first, n, seed, rolls, initial,
-                   code, params, truncate, vr, bearoff, False, 0, False, out, np.zeros(n))
+                   code, params, truncate, variance_reduction, bearoff, False, 0, False, out, np.zeros(n))
     return out
 
 
@@ -73,15 +73,15 @@ def restore_threads():
     ({13: 14, 20: 1}, 1.0),      # one on their 20-point = the winner's 5-point: backgammon
     ({13: 14, 25: 1}, 1.0),      # one on the bar: backgammon
 ])
-@pytest.mark.parametrize("vr", [False, True])
-def test_every_game_a_gammon_for_the_player_on_roll(opponent, backgammon, vr):
+@pytest.mark.parametrize("variance_reduction", [False, True])
+def test_every_game_a_gammon_for_the_player_on_roll(opponent, backgammon, variance_reduction):
     # The player on roll bears their last checker off with any roll.
     position = Position.from_points({1: 1}, opponent)
-    result = rollout(position, settings(trials=40, variance_reduction=vr))
+    result = rollout(position, settings(trials=40, variance_reduction=variance_reduction))
     expected = [1.0, 1.0, backgammon, 0.0, 0.0]
     # with variance reduction, the luck of a roll whose 21 outcomes all win is 1 - sum of the
     # 21 weights: zero up to rounding
-    tolerance = 1e-12 if vr else 0.0
+    tolerance = 1e-12 if variance_reduction else 0.0
     np.testing.assert_allclose(result.means, expected, rtol=0, atol=tolerance)
     np.testing.assert_allclose(result.standard_errors, 0.0, rtol=0, atol=tolerance)
     assert result.equity == pytest.approx(2.0 + backgammon, abs=tolerance)
@@ -183,12 +183,12 @@ def test_one_checker_race_matches_exact_dynamic_programme(p, q):
     exact = one_checker_win(p, q)
     assert 0.05 < exact < 0.95
     for policy in ("heuristic", "random"):
-        for vr in (False, True):
+        for variance_reduction in (False, True):
             result = rollout(position, settings(trials=1296, seed=7, policy=policy,
-                                                variance_reduction=vr))
+                                                variance_reduction=variance_reduction))
             assert result.standard_errors[0] > 0
             # 3 SE: a correct rollout misses with chance 0.3% per check
-            assert abs(result.means[0] - exact) < 3 * result.standard_errors[0], (policy, vr)
+            assert abs(result.means[0] - exact) < 3 * result.standard_errors[0], (policy, variance_reduction)
             assert result.equity == pytest.approx(2 * result.means[0] - 1, abs=1e-12)
             # one checker each: 14 off on both sides, so no gammons at all
             np.testing.assert_allclose(result.means[1:], 0.0, atol=1e-12)
@@ -222,13 +222,13 @@ def test_unreduced_trials_hold_only_game_outcomes():
 
 
 def test_same_seed_same_numbers_different_seed_different():
-    for vr in (False, True):
-        s = settings(trials=100, seed=123, variance_reduction=vr)
+    for variance_reduction in (False, True):
+        s = settings(trials=100, seed=123, variance_reduction=variance_reduction)
         a, b = rollout(MIDDLE, s), rollout(MIDDLE, s)
         np.testing.assert_array_equal(a.means, b.means)
         np.testing.assert_array_equal(a.standard_errors, b.standard_errors)
         assert (a.equity, a.equity_se) == (b.equity, b.equity_se)
-        c = rollout(MIDDLE, settings(trials=100, seed=124, variance_reduction=vr))
+        c = rollout(MIDDLE, settings(trials=100, seed=124, variance_reduction=variance_reduction))
         assert not np.array_equal(a.values, c.values)  # other games (the means may tie)
 
 
@@ -247,9 +247,9 @@ def test_thread_count_does_not_change_results():
     runs = {}
     for threads in (1, 2):
         numba.set_num_threads(threads)
-        runs[threads] = [per_trial(MIDDLE, 100, 99, vr=vr, policy=policy, quasi=quasi)
-                         for vr in (False, True) for policy in ("heuristic", "random")
-                         for quasi in (False, True) if not (vr and policy == "random")]
+        runs[threads] = [per_trial(MIDDLE, 100, 99, variance_reduction=variance_reduction, policy=policy, quasi=quasi)
+                         for variance_reduction in (False, True) for policy in ("heuristic", "random")
+                         for quasi in (False, True) if not (variance_reduction and policy == "random")]
     for one, two in zip(runs[1], runs[2]):
         np.testing.assert_array_equal(one, two)
     results = [rollout(MIDDLE, settings(trials=100, seed=3, threads=t, variance_reduction=True))
@@ -267,13 +267,13 @@ def test_default_threads_means_all_cores_even_after_an_explicit_count():
     assert numba.get_num_threads() == numba.config.NUMBA_NUM_THREADS
 
 
-@pytest.mark.parametrize("quasi, initial, vr", [(True, False, False), (False, False, False),
+@pytest.mark.parametrize("quasi, initial, variance_reduction", [(True, False, False), (False, False, False),
                                                 (True, True, True), (False, True, False)])
-def test_splitting_trials_into_chunks_does_not_change_them(quasi, initial, vr):
+def test_splitting_trials_into_chunks_does_not_change_them(quasi, initial, variance_reduction):
     n, k = 111, 37
-    whole = per_trial(START, n, 8, quasi=quasi, initial=initial, vr=vr)
-    head = per_trial(START, k, 8, quasi=quasi, initial=initial, vr=vr)
-    tail = per_trial(START, n - k, 8, first=k, quasi=quasi, initial=initial, vr=vr)
+    whole = per_trial(START, n, 8, quasi=quasi, initial=initial, variance_reduction=variance_reduction)
+    head = per_trial(START, k, 8, quasi=quasi, initial=initial, variance_reduction=variance_reduction)
+    tail = per_trial(START, n - k, 8, first=k, quasi=quasi, initial=initial, variance_reduction=variance_reduction)
     np.testing.assert_array_equal(whole, np.vstack([head, tail]))
 
 
@@ -301,7 +301,7 @@ def test_subtracted_luck_averages_zero():
     the per-trial difference is exactly the summed luck, whose mean must be zero."""
     for position in (MIDDLE, RACE):
         plain = per_trial(position, 360, 77, quasi=False)
-        reduced = per_trial(position, 360, 77, quasi=False, vr=True)
+        reduced = per_trial(position, 360, 77, quasi=False, variance_reduction=True)
         luck = equities(plain) - equities(reduced)
         assert np.abs(luck).max() > 0.01
         assert abs(luck.mean()) < 4 * luck.std(ddof=1) / math.sqrt(len(luck))
@@ -314,13 +314,13 @@ def test_subtracted_luck_averages_zero():
 SHORT_RACE = Position.from_points({12: 1, 8: 1, 6: 1}, {11: 1, 9: 1, 5: 1})
 
 
-@pytest.mark.parametrize("position, policy, vr, games", [
+@pytest.mark.parametrize("position, policy, variance_reduction, games", [
     (MIDDLE, "random", False, 100),      # random play: equities spread over -3..3
     (SHORT_RACE, "heuristic", True, 60),  # luck-adjusted values
 ], ids=["plain", "reduced"])
 @pytest.mark.slow
 def test_reported_standard_errors_match_the_spread_of_independent_rollouts(position, policy,
-                                                                           vr, games):
+                                                                           variance_reduction, games):
     """200 independent rollouts (quasi-random dice off, so games are independent): the
     standard deviation of their equities must match the SE each one reports.
 
@@ -338,7 +338,7 @@ def test_reported_standard_errors_match_the_spread_of_independent_rollouts(posit
     means, ses = [], []
     for seed in seeds:
         result = rollout(position, settings(trials=games, seed=int(seed), quasi_random=False,
-                                            variance_reduction=vr, policy=policy))
+                                            variance_reduction=variance_reduction, policy=policy))
         means.append(result.equity)
         ses.append(result.equity_se)
     spread = np.std(means, ddof=1)
@@ -406,10 +406,10 @@ def test_a_double_on_the_first_roll_decides_this_position():
 
 
 @pytest.mark.parametrize("quasi", [True, False])
-@pytest.mark.parametrize("vr", [False, True])
-def test_initial_rollouts_never_start_with_a_double(quasi, vr):
+@pytest.mark.parametrize("variance_reduction", [False, True])
+def test_initial_rollouts_never_start_with_a_double(quasi, variance_reduction):
     result = rollout(DOUBLE_WINS, settings(trials=720, initial=True, quasi_random=quasi,
-                                           variance_reduction=vr))
+                                           variance_reduction=variance_reduction))
     # the second roll (the opponent's) always bears off: no luck in it to subtract
     assert result.means[0] == pytest.approx(0.0, abs=1e-12)
     assert result.standard_errors[0] == pytest.approx(0.0, abs=1e-12)
@@ -467,7 +467,7 @@ def test_one_ply_truncation_is_the_evaluators_expectation(position):
     values = per_trial(position, 36, 1, truncate=1)
     assert np.any((values[:, 0] > 0) & (values[:, 0] < 1))  # fractional, not game results
     # With variance reduction every trial is value - (value - mean) = the expectation itself.
-    reduced = per_trial(position, 50, 3, truncate=1, vr=True, quasi=False)
+    reduced = per_trial(position, 50, 3, truncate=1, variance_reduction=True, quasi=False)
     np.testing.assert_allclose(reduced, np.tile(expected, (50, 1)), rtol=0, atol=1e-12)
 
 
