@@ -286,3 +286,52 @@ def test_a_batch_whose_collection_is_unreadable_from_its_start_is_a_usage_error(
     code, out, err = run(capsys, "batch", str(path))
     assert (code, out) == (2, "")
     assert one_line(err) == f'bgcli: error: {path}:2: this CSV row opens a quote (") that is never closed'
+
+
+# ----------------------------------------------------------------------------- first run
+
+
+def test_the_first_run_says_it_is_compiling(capsys, monkeypatch):
+    import bgcli.cli.common
+    import bgcli.warmup
+
+    monkeypatch.setattr(bgcli.warmup, "compiled_before", lambda: False)
+    monkeypatch.setattr(bgcli.cli.common, "_ANNOUNCED", [])
+    code, out, err = run(capsys, "moves", START_ID, "31", "-f", "csv")
+    assert code == 0 and out.startswith("play,move,")
+    assert one_line(err).startswith("bgcli: first run of this version: compiling the numba kernels")
+    code, _, err = run(capsys, "moves", START_ID, "31")  # once a process
+    assert code == 0 and err == ""
+
+
+def test_a_warm_cache_says_nothing(capsys, monkeypatch):
+    import bgcli.cli.common
+    from bgcli.warmup import compiled_before
+
+    run(capsys, "moves", START_ID, "31")  # compiled (and cached) by now, if it was not
+    assert compiled_before()
+    monkeypatch.setattr(bgcli.cli.common, "_ANNOUNCED", [])
+    code, _, err = run(capsys, "moves", START_ID, "31")
+    assert code == 0 and err == ""
+
+
+def test_usage_errors_come_before_the_compiling_note(capsys, monkeypatch):
+    import bgcli.cli.common
+    import bgcli.warmup
+
+    monkeypatch.setattr(bgcli.warmup, "compiled_before", lambda: False)
+    monkeypatch.setattr(bgcli.cli.common, "_ANNOUNCED", [])
+    code, _, err = run(capsys, "rollout", START_ID, "--trials", "10000001")
+    assert code == 2 and "trials must be at most" in err and "compiling" not in err
+
+
+@pytest.mark.slow
+def test_compile_compiles_every_kernel_and_names_the_cache(capsys):
+    from bgcli.kernels import kernel_cache_dir
+
+    code, out, err = run(capsys, "compile")
+    assert code == 0 and out.strip() == kernel_cache_dir()
+    steps = [line for line in err.splitlines() if line.startswith("bgcli compile: ")]
+    assert [s.removeprefix("bgcli compile: ") for s in steps[:4]] == [
+        "move generation", "evaluators and bear-off databases", "rollouts", "self-play training"]
+    assert "every kernel compiled and cached in" in steps[-1]

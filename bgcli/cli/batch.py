@@ -14,7 +14,7 @@ from typing import Optional
 import typer
 
 from ..batch import CLUSTER_TIMEOUT
-from .common import app, parse_dice_option, sigterm_as_interrupt
+from .common import announce_compiling, app, parse_dice_option, sigterm_as_interrupt
 from .options import (BearoffTruncationOption, InitialOption, MasterSeedOption, MinGamesOption,
                       OldSeedOption, PliesOption, PolicyOption, QuasiRandomOption, StopSeOption,
                       ThreadsOption, TrialsOption, TruncateOption, VarianceReductionOption,
@@ -186,6 +186,7 @@ def batch(
         client = _client(scheduler, timeout)
         try:
             writer = _open_writer(output, fmt, plan, done)
+            announce_compiling()
             _run(items, total, plan, done, client, writer, output, timeout)
         finally:
             if client is not None:

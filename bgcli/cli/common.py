@@ -128,6 +128,24 @@ def check_writable(path: Path, option: str, suffixes: tuple[str, ...] = ()) -> N
         raise refuse(f"cannot write this file ({exc.strerror or exc}): {str(path)!r}") from None
 
 
+_ANNOUNCED = []  # once a process
+
+
+def announce_compiling() -> None:
+    """On the first run after an install or an upgrade, say on stderr why the command is slow
+    to start: numba compiles the kernels it needs (once; ``bgcli compile`` does them all
+    ahead of time). Called by the commands that run kernels, before they do."""
+    if _ANNOUNCED:
+        return
+    _ANNOUNCED.append(True)
+    from ..warmup import compiled_before
+
+    if not compiled_before():
+        typer.echo("bgcli: first run of this version: compiling the numba kernels this command "
+                   "needs (about a minute on two cores, cached afterwards; 'bgcli compile' "
+                   "compiles them all ahead of time)", err=True)
+
+
 def no_positions(positions, input_file) -> Exception:
     """The error for a command that was given no position: where it looked, and for what."""
     if input_file is not None and str(input_file) != "-":

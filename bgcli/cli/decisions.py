@@ -10,7 +10,7 @@ from typing import Optional
 import typer
 
 from ..errors import BgcliError, OutputError
-from .common import FormatOption, app, check_writable, dice_for
+from .common import FormatOption, announce_compiling, app, check_writable, dice_for
 from .output import OutputFormat, emit
 from .options import (BearoffTruncationOption, PliesOption, PolicyOption, QuasiRandomOption,
                       SeedOption, ThreadsOption, TrialsOption, TruncateOption,
@@ -105,6 +105,7 @@ def best(
         # the rollout runs from the opponent's side: show the mover's equity, as the table does
         return lambda done, total, rate, equity, se: bar(done, total, rate, -equity, se)
 
+    announce_compiling()
     try:
         result = best_plays(situation.position, tuple(rolled), candidates, settings, progress_for,
                             policy=policy, plies=plies)
@@ -192,6 +193,7 @@ def cube(
     if rollout or cubeful:
         settings = _settings(trials, seed, threads, truncate, variance_reduction, quasi_random,
                              bearoff_truncation, policy, cubeful=cubeful)
+    announce_compiling()
     if cubeful:
         decision = _cubeful_decision(situation, settings, jacoby)
         extra = {"source": f"cubeful rollouts, {settings.trials} games each"}

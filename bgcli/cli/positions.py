@@ -8,8 +8,8 @@ from typing import List, Optional
 
 import typer
 
-from .common import (FormatOption, InputOption, app, dice_for, no_positions, parse_dice_option,
-                     report, situations)
+from .common import (FormatOption, InputOption, announce_compiling, app, dice_for,
+                     no_positions, parse_dice_option, report, situations)
 from .output import OutputFormat, emit
 
 
@@ -138,6 +138,7 @@ def moves(
                           player_on_roll=1 - situation.match.player_on_roll,
                           turn=1 - situation.match.player_on_roll)
     rows = []
+    announce_compiling()
     for number, play in enumerate(legal_plays(situation.position, rolled), start=1):
         after = Situation(play.result.swapped(), after_match)
         rows.append({"play": number, "move": play.notation, "result_id": after.gnubg_id,

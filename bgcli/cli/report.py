@@ -14,7 +14,7 @@ import typer
 
 from ..errors import BgcliError
 from ..rollout import SEED_BITS
-from .common import app, check_writable, report as report_error
+from .common import announce_compiling, app, check_writable, report as report_error
 from .inputs import InputError
 from .progress import Progress
 from .options import (DEFAULTS, InitialOption, MasterSeedOption, OldSeedOption, PliesOption,
@@ -154,6 +154,7 @@ def chart(
     if kind != ChartKind.board:
         seed = _master_seed(master_seed, old_seed, "chart")
         progress = _Progress("bgcli chart", len(chosen))
+        announce_compiling()
         try:
             analyse(chosen, settings, seed, rollouts=needs_rollout, on_done=progress.done,
                     progress=progress.games, decisions=False)
@@ -286,6 +287,7 @@ def report(
         raise InputError(f"no positions in {str(source)!r}")
     master_seed = _master_seed(master_seed, old_seed, "report")
     progress = _Progress("bgcli report", len(entries))
+    announce_compiling()
     rolled = rollouts and any(not e.error and e.situation is not None and not e.has_rollout
                               for e in entries)
     try:

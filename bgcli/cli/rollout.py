@@ -10,7 +10,8 @@ import typer
 
 from ..errors import BgcliError
 
-from .common import FormatOption, InputOption, app, no_positions, report, situations
+from .common import (FormatOption, InputOption, announce_compiling, app, no_positions, report,
+                     situations)
 from .options import (BearoffTruncationOption, InitialOption, MinGamesOption, PolicyOption,
                       QuasiRandomOption, SeedOption, StopSeOption, ThreadsOption, TrialsOption,
                       TruncateOption, VarianceReductionOption, rollout_settings)
@@ -96,6 +97,7 @@ def _roll_all(positions, input_file, settings) -> tuple[list[dict], int, bool]:
     from ..rollout import rollout as run_rollout
 
     rows, failed = [], 0
+    announce_compiling()
     for raw, situation, error in situations(positions, input_file):
         if error is not None:
             report(raw.label, error)

@@ -9,7 +9,8 @@ from typing import Optional
 
 import typer
 
-from .common import MAX_SEED, SEED_RANGE_HELP, app, check_writable, sigterm_as_interrupt
+from .common import (MAX_SEED, SEED_RANGE_HELP, announce_compiling, app, check_writable,
+                     sigterm_as_interrupt)
 
 
 @app.command()
@@ -69,6 +70,7 @@ def train(
                          + (["--positions", str(positions), "--position-share",
                              str(position_share)] if positions is not None else [])
                          + (["--resume", str(resume)] if resume is not None else []))
+    announce_compiling()
     with sigterm_as_interrupt():  # either saves the checkpoint, then exits 130
         state = run_training(settings, resume=resume, command=command,
                              resume_alpha=alpha if resume is not None else None,

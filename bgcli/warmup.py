@@ -1,0 +1,75 @@
+"""Compile every numba kernel ahead of time, for installation scripts and Docker images.
+
+numba compiles a kernel the first time it runs and caches it on disk (``bgcli.kernels``):
+the first ``bgcli rollout`` after an install spends about a minute compiling. ``compile_all``
+runs each kernel once on a small input — move generation, the evaluators at 0 and 1 ply,
+rollouts with every policy (plain, variance-reduced, cubeful), the bear-off databases and
+self-play training — so that the cache holds them all and every later command starts warm.
+``compiled_before`` tells whether the cache already holds kernels of this bgcli.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Callable
+
+# a middle game (hits, both sides with checkers back) and a bear-off outside the two-sided
+# table, so that every branch of the evaluators and playouts is typed and compiled
+_MIDDLE = "a5yDAQYtO4MBAw"
+_BEAROFF = "tW0AAED7AQAAAA"
+
+
+def compiled_before() -> bool:
+    """Whether numba's cache for these kernel sources holds anything yet (``False`` on the
+    first run after an install or an upgrade)."""
+    from .kernels import kernel_cache_dir
+
+    folder = kernel_cache_dir()
+    return bool(folder) and any(Path(folder).rglob("*.nbi"))
+
+
+def _steps() -> list[tuple[str, Callable[[], object]]]:
+    from .evaluation import position_probabilities, rank_plays
+    from .moves import legal_plays
+    from .notation.detect import parse_situation
+    from .rollout import RolloutSettings, rollout
+    from .train import TrainSettings, strength, train
+
+    middle = parse_situation(_MIDDLE).position
+    bearoff = parse_situation(_BEAROFF).position
+
+    def evaluators():
+        for policy in ("net", "heuristic", "random"):
+            for plies in (0, 1):
+                rank_plays(middle, (3, 1), policy, plies)
+                position_probabilities(bearoff, policy, plies)
+
+    def rollouts():
+        for policy in ("net", "heuristic", "random"):
+            for variance_reduction in (False, True):
+                settings = RolloutSettings(trials=8, seed=1, policy=policy,
+                                           variance_reduction=variance_reduction)
+                rollout(middle, settings)
+                rollout(bearoff, settings)
+            rollout(middle, RolloutSettings(trials=8, seed=1, policy=policy, cubeful=True))
+
+    def training():
+        state = train(TrainSettings(games=1, batch=1, check_every=10**9), progress=None)
+        strength(state.params, "heuristic", deals=2)  # the matches of training's checks
+
+    return [("move generation", lambda: legal_plays(middle, (3, 1))),
+            ("evaluators and bear-off databases", evaluators),
+            ("rollouts", rollouts),
+            ("self-play training", training)]
+
+
+def compile_all(progress: Callable[[str], None] | None = None) -> float:
+    """Run every kernel once (see the module docstring); the seconds it took. ``progress``
+    is told each step's name before it starts."""
+    began = time.monotonic()
+    for name, step in _steps():
+        if progress is not None:
+            progress(name)
+        step()
+    return time.monotonic() - began
