@@ -36,7 +36,7 @@ from . import __version__
 from .columns import (BEAROFF_COLUMNS, CUBE_COLUMNS, PLAY_COLUMNS, RACE_COLUMNS,
                       ROLLOUT_COLUMNS, column_types)
 from .errors import BgcliError
-from .rollout import RolloutSettings
+from .rollout import SEED_BITS, RolloutSettings
 from .values import plain
 
 NO_PLAY = "cannot move"  # best_play when no checker can move with the dice
@@ -54,7 +54,7 @@ def position_seed(master_seed: int, position_id: str, match_id: str) -> int:
     """The rollout seed of one position in a study: BLAKE2b of the master seed and the
     position's IDs, reduced to 53 bits (``bgcli.rollout.SEED_BITS``: exact as a double)."""
     text = f"{master_seed}:{position_id}:{match_id}".encode()
-    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> (64 - 53)
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> (64 - SEED_BITS)
 
 
 def dice_text(dice: tuple[int, int] | None) -> str | None:

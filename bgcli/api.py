@@ -41,7 +41,6 @@ Importing this module imports pandas; numba is imported at the first analysis.
 
 from __future__ import annotations
 
-import secrets
 from typing import Iterable
 
 import pandas as pd
@@ -50,7 +49,7 @@ from .analysis import AnalysisPlan, race_values
 from .collections import Entry
 from .columns import BEAROFF_COLUMNS, ID_COLUMNS, RACE_COLUMNS
 from .errors import BgcliError
-from .rollout import SEED_BITS, RolloutSettings
+from .rollout import RolloutSettings, draw_seed
 
 __all__ = ["analyse", "rollouts", "pips", "read_batch", "RolloutSettings"]
 
@@ -142,7 +141,7 @@ def _plan(rollout, master_seed, policy, dice, plies) -> AnalysisPlan:
     if problems:
         raise BgcliError("; ".join(problems))
     if master_seed is None:
-        master_seed = secrets.randbits(SEED_BITS) if rollout is not None else 0
+        master_seed = draw_seed() if rollout is not None else 0
     return AnalysisPlan(rollout=rollout, master_seed=master_seed if rollout is not None else 0,
                         policy=settings.policy, dice=roll, plies=plies)
 

@@ -35,7 +35,7 @@ from typing import IO, Iterable, Iterator
 
 from .errors import CollectionError
 
-__all__ = ["Entry", "EntryError", "read_collection", "STDIN_NAME"]
+__all__ = ["Entry", "EntryError", "read_collection", "until_broken", "STDIN_NAME"]
 
 STDIN_NAME = "<stdin>"
 
@@ -170,6 +170,21 @@ def _reading(stream: IO[str], name: str, owned: bool) -> Iterator[Entry | EntryE
     finally:
         if owned:
             stream.close()
+
+
+def until_broken(items: Iterable[Entry | EntryError]) -> Iterator[Entry | EntryError]:
+    """``items`` (from ``read_collection``), and where the collection stops being readable
+    part-way (a quote never closed) one ``EntryError`` saying so in place of the rest, so the
+    rows before it are still used; a collection unreadable from its start still raises."""
+    read_any = False
+    try:
+        for item in items:
+            read_any = True
+            yield item
+    except CollectionError as exc:
+        if not read_any or exc.where is None:
+            raise
+        yield EntryError(exc.where, f"{exc.reason}; the rest of the file is not read")
 
 
 def read_collection(path: Path | str | None, stream: IO[str] | None = None

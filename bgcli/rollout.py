@@ -36,6 +36,12 @@ Z95 = 1.959963984540054
 #: JavaScript, spreadsheets) keep every digit of them, so a copied seed reproduces its row.
 SEED_BITS = 53
 MAX_SEED = 2**SEED_BITS - 1
+
+
+def draw_seed() -> int:
+    """A fresh random seed of ``SEED_BITS`` bits (a rollout's, or a study's master seed)."""
+    return secrets.randbits(SEED_BITS)
+
 _BATCH_SECONDS = 0.5  # aim for progress (and Ctrl-C) at least this often
 # Each game's five outcome values stay in memory for the standard errors and paired
 # comparisons (40 bytes a game): 10 million games hold 400 MB and take hours on one core.
@@ -65,7 +71,7 @@ class RolloutSettings:
         """These settings with a concrete seed (a fresh random one if none was given)."""
         if self.seed is not None:
             return self
-        return replace(self, seed=secrets.randbits(SEED_BITS))
+        return replace(self, seed=draw_seed())
 
     def problems(self) -> list[str]:
         from .kernels.evaluate import POLICY_NAMES

@@ -904,22 +904,31 @@ def _local_cluster(folder: Path, workers: int):
         _stop(processes)
 
 
+SCHEDULER, WORKER = 0, 1  # the processes of _local_cluster(workers=1)
+
+
+def _kill_mid_batch(tmp_path, long_study, out, victim: int, timeout: int) -> tuple[int, str]:
+    """A batch on a one-worker cluster with --cluster-timeout ``timeout``, the ``victim``
+    process killed after the first row: (exit code, stderr)."""
+    collection, settings = long_study
+    with _local_cluster(tmp_path, workers=1) as (address, _, processes):
+        batch = _start_batch(collection, out, *settings, "--seed", "21", "--scheduler", address,
+                             "--cluster-timeout", str(timeout))
+        with reaped(batch):
+            _wait_for_rows(out, 2, batch)
+            processes[victim].kill()
+            batch.wait(timeout=60)
+            return batch.returncode, batch.stderr.read()
+
+
 @pytest.mark.slow
 def test_a_lost_scheduler_is_one_error_and_the_rows_are_kept(tmp_path, long_study):
     """The scheduler killed after the first row: the batch gives up within --cluster-timeout
     of losing it, with one line per position it took along and one for the cluster (no
     traceback from the Dask client), exit 1, the rows written kept."""
-    collection, settings = long_study
     out = tmp_path / "dask.csv"
-    with _local_cluster(tmp_path, workers=1) as (address, _, processes):
-        batch = _start_batch(collection, out, *settings, "--seed", "21", "--scheduler", address,
-                             "--cluster-timeout", "3")
-        with reaped(batch):
-            _wait_for_rows(out, 2, batch)
-            processes[0].kill()
-            batch.wait(timeout=60)
-            err = batch.stderr.read()
-    assert batch.returncode == 1, err
+    code, err = _kill_mid_batch(tmp_path, long_study, out, SCHEDULER, timeout=3)
+    assert code == 1, err
     assert "Traceback" not in err and "distributed.client" not in err, err
     assert errors(err)[-1].startswith((  # found lost waiting for a row, or sending one
         "bgcli: error: the Dask cluster has had no scheduler to reach for 3 s (--cluster-timeout)",
@@ -941,17 +950,9 @@ def test_a_cluster_that_loses_every_worker_gives_up(tmp_path, long_study, local_
     """Its only worker killed after the first row: after --cluster-timeout seconds without a
     worker the batch says so and exits 1, every row written kept (and right). (It used to
     wait forever: hence a process, and a time limit.)"""
-    collection, settings = long_study
     out = tmp_path / "dask.csv"
-    with _local_cluster(tmp_path, workers=1) as (address, _, processes):
-        batch = _start_batch(collection, out, *settings, "--seed", "21", "--scheduler", address,
-                             "--cluster-timeout", "2")
-        with reaped(batch):
-            _wait_for_rows(out, 2, batch)
-            processes[1].kill()
-            batch.wait(timeout=60)
-            err = batch.stderr.read()
-    assert batch.returncode == 1, err
+    code, err = _kill_mid_batch(tmp_path, long_study, out, WORKER, timeout=2)
+    assert code == 1, err
     assert errors(err) == ["bgcli: error: the Dask cluster has had no worker for 2 s "
                            "(--cluster-timeout): start it again and --resume"]
     rows = read_rows(out)

@@ -6,24 +6,10 @@ from __future__ import annotations
 from typing import Iterable, Iterator
 
 from ..analysis import AnalysisPlan, GamesProgress
-from ..collections import Entry, EntryError
-from ..errors import BgcliError, CollectionError
+from ..collections import Entry, EntryError, until_broken
+from ..errors import BgcliError
 from .cluster import CLUSTER_TIMEOUT, dask_outcomes
 from .outcomes import Outcome, attempt
-
-
-def _until_broken(items: Iterable[Entry | EntryError]) -> Iterator[Entry | EntryError]:
-    """``items``, and where the collection stops being readable one ``EntryError`` saying so
-    in place of the rest (a collection unreadable from its start still raises)."""
-    read_any = False
-    try:
-        for item in items:
-            read_any = True
-            yield item
-    except CollectionError as exc:
-        if not read_any or exc.where is None:
-            raise
-        yield EntryError(exc.where, f"{exc.reason}; the rest of the file is not read")
 
 
 def _pending(items: Iterable[Entry | EntryError], done: frozenset | set
@@ -33,7 +19,7 @@ def _pending(items: Iterable[Entry | EntryError], done: frozenset | set
     part-way (a quote never closed) ends with a failed outcome where it broke."""
     from ..notation.detect import parse_situation
 
-    for item in _until_broken(items):
+    for item in until_broken(items):
         if isinstance(item, EntryError):
             yield Outcome(item.label, error=item.message)
         elif done:

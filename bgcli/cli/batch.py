@@ -224,10 +224,9 @@ def _output_lock(output: Optional[Path], fmt: BatchFormat):
 def _resumed_and_plan(output, fmt, resume, overwrite, settings, given_seed, roll, policy, plies):
     """What OUT already holds (None unless --resume) and the plan of this run, checked against
     each other; an OUT that is there without --resume or --overwrite is a usage error."""
-    import secrets
-
     from ..analysis import AnalysisPlan
     from ..batch import check_resumable, journal_path, read_done
+    from ..rollout import draw_seed
     from ..errors import OutputError
     from ..evaluation import policy_net
 
@@ -244,10 +243,11 @@ def _resumed_and_plan(output, fmt, resume, overwrite, settings, given_seed, roll
         if settings is not None:
             master_seed = given_seed if given_seed is not None else (
                 done.master_seed if done is not None and done.master_seed is not None
-                else secrets.randbits(53))
+                else draw_seed())
         plan = AnalysisPlan(rollout=settings, master_seed=master_seed,
-                         policy=settings.policy if settings is not None else policy,
-                         dice=(max(roll), min(roll)) if roll is not None else None, plies=plies)
+                            policy=settings.policy if settings is not None else policy,
+                            dice=(max(roll), min(roll)) if roll is not None else None,
+                            plies=plies)
         policy_net(plan.evaluator_policy)  # unreadable $BGCLI_WEIGHTS: one error, not one a row
         if done is not None:
             check_resumable(done, plan, output)
@@ -256,31 +256,17 @@ def _resumed_and_plan(output, fmt, resume, overwrite, settings, given_seed, roll
     return done, plan
 
 
-def _count(items) -> int:
-    """How many rows the progress bar expects: the entries, and the row where a collection
-    that breaks off part-way stops (reported as failed); unreadable from its start: raises."""
-    from ..errors import CollectionError
-
-    count = 0
-    try:
-        for _ in items:
-            count += 1
-    except CollectionError as exc:
-        if count == 0 or exc.where is None:
-            raise
-        count += 1
-    return count
-
-
 def _collection(collection: str):
     """(number of entries or None for stdin, the entries); a usage error for a collection
     that cannot be read or holds no position at all, as ``bgcli report`` has it."""
-    from ..collections import read_collection
+    from ..collections import read_collection, until_broken
     from ..errors import CollectionError
 
     source = None if collection == "-" else Path(collection)
     try:
-        total = _count(read_collection(source)) if source is not None else None
+        # the progress bar's total: the entries, and the row where a broken file stops
+        total = (sum(1 for _ in until_broken(read_collection(source)))
+                 if source is not None else None)
         items = read_collection(source)
         first = next(items, None)
     except CollectionError as exc:

@@ -11,19 +11,13 @@ import typer
 
 from ..errors import BgcliError, OutputError
 from .common import FormatOption, announce_compiling, app, check_writable, dice_for
-from .output import OutputFormat, emit
+from .output import OutputFormat, emit, plus_minus
 from .options import (BearoffTruncationOption, PliesOption, PolicyOption, QuasiRandomOption,
                       SeedOption, ThreadsOption, TrialsOption, TruncateOption,
                       VarianceReductionOption, rollout_settings)
 from .rollout import _RolloutProgress
 
 PositionArgument = typer.Argument(..., help="A Position ID, POSITIONID:MATCHID or XGID.")
-
-
-def _pm(value: float, se: float, digits: int = 3) -> str:
-    if value is None or not math.isfinite(value):
-        return ""
-    return f"{value:+.{digits}f}" + (f" ±{se:.{digits}f}" if se is not None and math.isfinite(se) else "")
 
 
 def _settings(trials, seed, threads, truncate, variance_reduction, quasi_random,
@@ -56,8 +50,8 @@ def _settings_columns(settings, policy: str = "net", plies: int | None = None) -
 
 def _best_table_row(row: dict) -> dict:
     out = {"#": row["rank"], "Play": row["play"],
-           "Equity": _pm(row["equity"], row["equity_se"]),
-           "Diff": "" if row["rank"] == 1 else _pm(row["difference"], row["difference_se"])}
+           "Equity": plus_minus(row["equity"], row["equity_se"]),
+           "Diff": "" if row["rank"] == 1 else plus_minus(row["difference"], row["difference_se"])}
     for name, label in (("win", "Win"), ("win_gammon", "W(g)"), ("win_backgammon", "W(bg)"),
                         ("lose_gammon", "L(g)"), ("lose_backgammon", "L(bg)")):
         out[label] = f"{row[name]:.3f}"
@@ -136,10 +130,10 @@ def _percent(value) -> str:
 
 def _cube_table(row: dict) -> list[dict]:
     lines = [("Proper action", row["cube_action"]),
-             ("No double", _pm(row["no_double"], row.get("no_double_se"))),
-             ("Double, take", _pm(row["double_take"], row.get("double_take_se"))),
-             ("Double, pass", _pm(row["double_pass"], None)),
-             ("Cubeless equity", _pm(row["cubeless_equity"], row.get("cubeless_equity_se")))]
+             ("No double", plus_minus(row["no_double"], row.get("no_double_se"))),
+             ("Double, take", plus_minus(row["double_take"], row.get("double_take_se"))),
+             ("Double, pass", plus_minus(row["double_pass"], None)),
+             ("Cubeless equity", plus_minus(row["cubeless_equity"], row.get("cubeless_equity_se")))]
     if "cubeless_mwc" in row:  # at a match score: the same in match winning chances
         lines += [("Cubeless MWC", _percent(row["cubeless_mwc"])),
                   ("No double MWC", _percent(row["no_double_mwc"])),

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from ..collections import EntryError, read_collection
+from ..collections import EntryError, read_collection, until_broken
 from ..errors import BgcliError, CollectionError
 
 
@@ -31,18 +31,14 @@ def _collection(path: Path | None) -> Iterator[RawPosition]:
     """The rows of a collection. A collection that cannot be read at all is an ``InputError``;
     one that breaks off part-way (a quote never closed) ends with a bad row where it broke, so
     the positions before it are still computed and shown."""
-    read_any = False
     try:
-        for item in read_collection(path):
-            read_any = True
+        for item in until_broken(read_collection(path)):
             if isinstance(item, EntryError):
                 yield RawPosition("", item.label, item.message)
             else:
                 yield RawPosition(item.position, item.label)
     except CollectionError as exc:
-        if not read_any or exc.where is None:
-            raise InputError(str(exc)) from None
-        yield RawPosition("", exc.where, f"{exc.reason}; the rest of the file is not read")
+        raise InputError(str(exc)) from None
 
 
 def gather(arguments: list[str] | None, input_file: Path | None) -> Iterator[RawPosition]:

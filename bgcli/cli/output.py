@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import enum
 import json
+import math
 import shutil
 import sys
 from typing import IO, Iterable
@@ -26,6 +27,15 @@ class OutputFormat(str, enum.Enum):
     tsv = "tsv"
     json = "json"
     ndjson = "ndjson"
+
+
+def plus_minus(value, se, digits: int = 3, signed: bool = True) -> str:
+    """``value ±se`` for a table (``+0.123 ±0.045``): empty without a finite value, the ``±``
+    left out without a finite standard error (one game, or none)."""
+    if value is None or not math.isfinite(value):
+        return ""
+    text = f"{value:{'+' if signed else ''}.{digits}f}"
+    return text if se is None or not math.isfinite(se) else f"{text} ±{se:.{digits}f}"
 
 
 def _cell_text(value) -> str:

@@ -13,7 +13,7 @@ from typing import Optional
 import typer
 
 from ..errors import BgcliError
-from ..rollout import SEED_BITS
+from ..rollout import draw_seed
 from .common import announce_compiling, app, check_writable, report as report_error
 from .inputs import InputError
 from .progress import Progress
@@ -37,10 +37,8 @@ class ChartKind(str, enum.Enum):
 
 
 def _master_seed(master_seed: Optional[int], old_seed: Optional[int], command: str) -> int:
-    import secrets
-
     seed = master_seed_option(master_seed, old_seed, command)
-    return seed if seed is not None else secrets.randbits(SEED_BITS)
+    return seed if seed is not None else draw_seed()
 
 
 class _Progress:

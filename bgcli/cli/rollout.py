@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import List, Optional
 
@@ -15,7 +14,7 @@ from .common import (FormatOption, InputOption, announce_compiling, app, no_posi
 from .options import (BearoffTruncationOption, InitialOption, MinGamesOption, PolicyOption,
                       QuasiRandomOption, SeedOption, StopSeOption, ThreadsOption, TrialsOption,
                       TruncateOption, VarianceReductionOption, rollout_settings)
-from .output import OutputFormat, emit, fits
+from .output import OutputFormat, emit, fits, plus_minus
 from .progress import Progress
 
 ROLLOUT_TABLE_COLUMNS = ["position_id", "Win", "W(g)", "W(bg)", "L(g)", "L(bg)", "Equity",
@@ -27,20 +26,14 @@ RATES = (("win", "Win"), ("win_gammon", "W(g)"), ("win_backgammon", "W(bg)"),
          ("lose_gammon", "L(g)"), ("lose_backgammon", "L(bg)"))
 
 
-def _plus_minus(mean: float, se: float, digits: int = 4, sign: str = "") -> str:
-    """``mean ±se``; the ``±`` left out when one game gives no standard error."""
-    text = f"{mean:{sign}.{digits}f}"
-    return text if se is None or not math.isfinite(se) else f"{text} ±{se:.{digits}f}"
-
-
 def _rollout_table_row(row: dict) -> dict:
     """gnubg-style columns for the table format: each rate with its standard error."""
     out = {"position_id": row["position_id"]}
     for name, label in (("win", "Win"), ("win_gammon", "W(g)"), ("win_backgammon", "W(bg)"),
                         ("lose_gammon", "L(g)"), ("lose_backgammon", "L(bg)"), ("equity", "Equity")):
-        out[label] = _plus_minus(row[name], row[f"{name}_se"])
+        out[label] = plus_minus(row[name], row[f"{name}_se"], 4, signed=False)
     if "cubeful_equity" in row:
-        out["Cubeful"] = _plus_minus(row["cubeful_equity"], row["cubeful_equity_se"])
+        out["Cubeful"] = plus_minus(row["cubeful_equity"], row["cubeful_equity_se"], 4, signed=False)
     out["games"] = row["games"] if not row["partial"] else f"{row['games']} (partial)"
     out["seed"] = row["seed"]
     return out
@@ -51,9 +44,9 @@ def _compact_rollout_row(row: dict) -> dict:
     errors (CSV and JSON have them), the equity with its own."""
     out = {"position_id": row["position_id"]}
     out.update({label: f"{row[name]:.3f}" for name, label in RATES})
-    out["Equity"] = _plus_minus(row["equity"], row["equity_se"], 3, "+")
+    out["Equity"] = plus_minus(row["equity"], row["equity_se"])
     if "cubeful_equity" in row:
-        out["Cubeful"] = _plus_minus(row["cubeful_equity"], row["cubeful_equity_se"], 3, "+")
+        out["Cubeful"] = plus_minus(row["cubeful_equity"], row["cubeful_equity_se"])
     out["games"] = row["games"] if not row["partial"] else f"{row['games']} (partial)"
     out["seed"] = row["seed"]
     return out
@@ -82,7 +75,7 @@ class _RolloutProgress:
         self.first = True
 
     def __call__(self, done: int, total: int, rate: float, equity: float, se: float) -> None:
-        status = f"{rate:,.0f} games/s  equity {_plus_minus(equity, se, 4, '+')}"
+        status = f"{rate:,.0f} games/s  equity {plus_minus(equity, se, 4)}"
         self.display.update(done, status, f"{self.label}: {done}/{total} games, {status}",
                             force=self.first or done == total)
         self.first = False
