@@ -6,6 +6,12 @@ so trial *i* of every candidate is played with the same dice (common random numb
 difference between two candidates is then measured game by game, and its standard error is
 that of the paired differences: far smaller than the equities' own.
 
+At a match score (a :class:`bgcli.match.MatchScore`) plays are ranked, and their rollouts
+scored, in cubeless match winning chances: MWC is linear in the five cumulative rates, so a
+play's value is ``c[0] + c[1:] . rates`` with the score's coefficients (money's are
+``-1, 2, 1, 1, -1, -1``). Equities are then gnubg's normalised match equity (EMG), with the MWC
+beside them.
+
 Cube action (:func:`cube_decision`): the cubeless probabilities (from the evaluator or a
 rollout) go through Janowski's cube-life model, as gnubg does at 0-ply
 (:mod:`bgcli.cube` for money, with the Kazaross-XG2 table for matches), at the cube value,
@@ -22,11 +28,45 @@ import numpy as np
 
 from .errors import BgcliError
 from .evaluation import RankedPlay, cubeless_equity, rank_plays
+from .match import MONEY_COEFFICIENTS, MatchScore, kazaross_xg2
 from .notation.situation import Situation
 from .position import Position
 from .rollout import OUTPUT_NAMES, RolloutResult, RolloutSettings, rollout
 
 EQUITY_WEIGHTS = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
+
+
+def match_score(situation: Situation) -> MatchScore | None:
+    """The score of ``situation`` from the player on roll, with its cube; None for money."""
+    state = situation.match
+    if state.is_money:
+        return None
+    me, them = state.player_on_roll, 1 - state.player_on_roll
+    return MatchScore(state.match_length - state.score[me], state.match_length - state.score[them],
+                      state.crawford, state.cube_value)
+
+
+def play_coefficients(score: MatchScore | None) -> np.ndarray:
+    """The linear value of a play's five rates (mover's side) that plays are ranked by:
+    cubeless money equity, or at ``score`` gnubg's normalised match equity (EMG)."""
+    if score is None:
+        return np.array(MONEY_COEFFICIENTS)
+    return np.array(score.equity_coefficients(kazaross_xg2()))
+
+
+def rank_plays_at(position: Position, dice: tuple[int, int], policy: str = "net",
+                  plies: int = 0, score: MatchScore | None = None) -> list[RankedPlay]:
+    """``rank_plays``, at a match score re-sorted by the score's EMG (each play's ``equity``
+    then being its EMG). Exact at 0 ply; at 1 ply the lookahead still picks the opponent's
+    replies by money equity.
+    TODO(merge with search): pass ``values=play_coefficients(score)`` to ``rank_plays``."""
+    ranked = rank_plays(position, dice, policy, plies)
+    if score is None:
+        return ranked
+    c = play_coefficients(score)
+    valued = [RankedPlay(r.play, r.probabilities, float(c[0] + c[1:] @ r.probabilities))
+              for r in ranked]
+    return sorted(valued, key=lambda r: -r.equity)  # stable: ties keep the evaluator's order
 
 
 def _mover_side(probabilities: np.ndarray) -> np.ndarray:
@@ -50,11 +90,19 @@ class Candidate:
     difference: float = 0.0  # equity minus the best candidate's
     difference_se: float = 0.0
     games: int = 0
+    # at a match score (equities are then EMG): the same in match winning chances
+    mwc: float | None = None
+    mwc_se: float | None = None
+    mwc_difference: float | None = None
+    mwc_difference_se: float | None = None
 
     def row(self) -> dict:
         row = {"rank": self.rank, "play": self.play, "equity": self.equity,
                "equity_se": self.equity_se, "difference": self.difference,
                "difference_se": self.difference_se}
+        if self.mwc is not None:
+            row.update(mwc=self.mwc, mwc_se=self.mwc_se, mwc_difference=self.mwc_difference,
+                       mwc_difference_se=self.mwc_difference_se)
         for name, mean, se in zip(OUTPUT_NAMES, self.probabilities, self.standard_errors):
             row[name] = float(mean)
             row[f"{name}_se"] = float(se)
@@ -71,6 +119,11 @@ class BestPlays:
     legal_plays: int
     settings: RolloutSettings | None  # None when nothing was rolled out
     partial: bool = False
+    score: MatchScore | None = None  # None: money play
+
+    @property
+    def score_name(self) -> str:
+        return "money" if self.score is None else self.score.name
 
 
 def _evaluated(rank: int, ranked: RankedPlay) -> Candidate:
@@ -84,19 +137,24 @@ def _evaluated(rank: int, ranked: RankedPlay) -> Candidate:
 def best_plays(position: Position, dice: tuple[int, int], candidates: int = 5,
                settings: RolloutSettings | None = RolloutSettings(),
                progress_for: Callable[[int, int, str], Callable | None] | None = None,
-               policy: str = "net", plies: int = 0) -> BestPlays:
+               policy: str = "net", plies: int = 0,
+               score: MatchScore | None = None) -> BestPlays:
     """Rank every play of ``dice`` by the evaluator (``settings.policy``) at ``plies`` of
     lookahead, then roll out the best ``candidates`` with common random numbers
     (``settings`` None: evaluation only by ``policy``, every play listed).
-    ``progress_for(k, n, play)`` may return a rollout progress callback."""
+    ``progress_for(k, n, play)`` may return a rollout progress callback. At a match
+    ``score`` plays are ranked and rolled out in cubeless MWC, equities given in EMG (the
+    rollouts' games are still played by cubeless money checker play)."""
     policy = settings.policy if settings is not None else policy
-    ranked = rank_plays(position, dice, policy, plies)
+    ranked = rank_plays_at(position, dice, policy, plies, score)
     if not ranked:
-        return BestPlays(position.position_id(), tuple(dice), [], 0, settings)
+        return BestPlays(position.position_id(), tuple(dice), [], 0, settings, score=score)
     if settings is None or candidates <= 0:
         chosen = [_evaluated(k + 1, r) for k, r in enumerate(ranked)]
         _differences_from_evaluator(chosen)
-        return BestPlays(position.position_id(), tuple(dice), chosen, len(ranked), None)
+        _add_mwc(chosen, score)
+        return BestPlays(position.position_id(), tuple(dice), chosen, len(ranked), None,
+                         score=score)
     if settings.stop_se is not None:
         raise BgcliError("--stop-se does not apply to best-play rollouts: every candidate "
                          "plays the same trials")
@@ -111,8 +169,23 @@ def best_plays(position: Position, dice: tuple[int, int], candidates: int = 5,
         if result.interrupted:  # Ctrl-C, also in the last games: stop with what is done
             partial = True
             break
-    chosen = _compare(top[:len(results)], results)
-    return BestPlays(position.position_id(), tuple(dice), chosen, len(ranked), settings, partial)
+    chosen = _compare(top[:len(results)], results, play_coefficients(score))
+    _add_mwc(chosen, score)
+    return BestPlays(position.position_id(), tuple(dice), chosen, len(ranked), settings, partial,
+                     score)
+
+
+def _add_mwc(chosen: list[Candidate], score: MatchScore | None) -> None:
+    """At a match score, each candidate's EMG figures also in MWC (a linear map)."""
+    if score is None:
+        return
+    met = kazaross_xg2()
+    per_equity = score.mwc_per_equity(met)
+    for c in chosen:
+        c.mwc = score.mwc_of_equity(met, c.equity)
+        c.mwc_se = c.equity_se * per_equity
+        c.mwc_difference = c.difference * per_equity
+        c.mwc_difference_se = c.difference_se * per_equity
 
 
 def _differences_from_evaluator(chosen: list[Candidate]) -> None:
@@ -122,14 +195,16 @@ def _differences_from_evaluator(chosen: list[Candidate]) -> None:
         c.difference_se = math.nan
 
 
-def _compare(top: list[RankedPlay], results: list[RolloutResult]) -> list[Candidate]:
-    """Candidates from their rollouts (values from the opponent's side), ranked by equity,
-    with paired differences to the best over the games all of them played."""
+def _compare(top: list[RankedPlay], results: list[RolloutResult],
+             coefficients: np.ndarray) -> list[Candidate]:
+    """Candidates from their rollouts (values from the opponent's side), ranked by the
+    mover's equity ``coefficients[0] + coefficients[1:] . rates`` game by game, with paired
+    differences to the best over the games all of them played."""
     games = min(len(r.values) for r in results)
-    per_game = [-(r.values[:games] @ EQUITY_WEIGHTS - 1.0) for r in results]  # mover's equity
+    movers = [_mover_side(r.values[:games]) for r in results]
+    per_game = [coefficients[0] + mover @ coefficients[1:] for mover in movers]
     out = []
-    for ranked, result, equities in zip(top, results, per_game):
-        mover = _mover_side(result.values[:games])
+    for ranked, mover, equities in zip(top, movers, per_game):
         ses = mover.std(axis=0, ddof=1) / math.sqrt(games) if games > 1 else np.full(5, math.nan)
         se = float(equities.std(ddof=1) / math.sqrt(games)) if games > 1 else math.nan
         candidate = _evaluated(0, ranked)

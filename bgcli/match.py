@@ -34,6 +34,8 @@ from bgcli.errors import BgcliError
 __all__ = [
     "MatchEquityTable",
     "MatchError",
+    "MatchScore",
+    "MONEY_COEFFICIENTS",
     "GammonValues",
     "kazaross_xg2",
     "GNUBG_POST_CRAWFORD_GAMMON_RATE",
@@ -211,6 +213,74 @@ class MatchEquityTable:
         b0 = (after(3 * cube, True) - center) / half - (g0 + 1.0)
         b1 = (center - after(3 * cube, False)) / half - (g1 + 1.0)
         return GammonValues(*(max(0.0, v) for v in (g0, g1, b0, b1)))
+
+
+#: Cubeless money equity as a linear value of gnubg's five cumulative probabilities:
+#: ``c[0] + c[1:] . (win, win_gammon, win_backgammon, lose_gammon, lose_backgammon)``.
+MONEY_COEFFICIENTS = (-1.0, 2.0, 1.0, 1.0, -1.0, -1.0)
+
+
+@dataclass(frozen=True)
+class MatchScore:
+    """A game at a match score from the side on roll: what each side still needs, whether
+    this is the Crawford game, and the cube value (cubeless play at this cube).
+
+    Cubeless MWC is linear in gnubg's five cumulative probabilities (a single, a gammon and a
+    backgammon won or lost each lead to one score), so a play is valued at a score by six
+    coefficients, like money's :data:`MONEY_COEFFICIENTS`; a gammon is worth no more than the
+    points needed, since every win past the match is an MWC of 1.
+    """
+
+    away_me: int
+    away_them: int
+    crawford: bool = False
+    cube_value: int = 1
+
+    @property
+    def post_crawford(self) -> bool:
+        return not self.crawford and 1 in (self.away_me, self.away_them)
+
+    @property
+    def name(self) -> str:
+        """e.g. "4-away 2-away", "2-away 1-away (Crawford)", "2-away 1-away (post-Crawford)"."""
+        phase = " (Crawford)" if self.crawford else " (post-Crawford)" if self.post_crawford else ""
+        cube = f", cube {self.cube_value}" if self.cube_value != 1 else ""
+        return f"{self.away_me}-away {self.away_them}-away{phase}{cube}"
+
+    def swapped(self) -> MatchScore:
+        """The same game from the opponent's side."""
+        return MatchScore(self.away_them, self.away_me, self.crawford, self.cube_value)
+
+    def mwc_coefficients(self, met: MatchEquityTable) -> tuple[float, ...]:
+        """Cubeless MWC of the side on roll as ``c[0] + c[1:] . probabilities`` (its own
+        five): each cumulative rate weighted by the MWC step it adds."""
+        def after(points: int, won: bool) -> float:
+            return met.mwc_after(self.away_me, self.away_them, points * self.cube_value, won,
+                                 self.crawford)
+
+        win, gammon, backgammon = after(1, True), after(2, True), after(3, True)
+        lose, lose_gammon, lose_backgammon = after(1, False), after(2, False), after(3, False)
+        return (lose, win - lose, gammon - win, backgammon - gammon, lose_gammon - lose,
+                lose_backgammon - lose_gammon)
+
+    def equity_coefficients(self, met: MatchEquityTable) -> tuple[float, ...]:
+        """The same for gnubg's normalised match equity (EMG): MWC mapped linearly so that
+        losing the cube is -1 and winning it +1 (:meth:`MatchEquityTable.mwc_to_equity`).
+        Plays rank alike by either; at a money-like score these are the money ones."""
+        c = self.mwc_coefficients(met)
+        win, lose = c[0] + c[1], c[0]
+        scale = 2.0 / (win - lose)  # winning always beats losing: never zero
+        return ((2.0 * c[0] - (win + lose)) / (win - lose),) + tuple(scale * v for v in c[1:])
+
+    def mwc_of_equity(self, met: MatchEquityTable, equity: float) -> float:
+        """MWC of a normalised equity at this score and cube."""
+        return met.equity_to_mwc(equity, self.away_me, self.away_them, self.cube_value,
+                                 self.crawford)
+
+    def mwc_per_equity(self, met: MatchEquityTable) -> float:
+        """d MWC / d EMG: half the MWC between winning and losing the cube (for SEs)."""
+        c = self.mwc_coefficients(met)
+        return c[1] / 2.0
 
 
 @lru_cache(maxsize=1)

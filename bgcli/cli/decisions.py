@@ -52,6 +52,9 @@ def _best_table_row(row: dict) -> dict:
     out = {"#": row["rank"], "Play": row["play"],
            "Equity": plus_minus(row["equity"], row["equity_se"]),
            "Diff": "" if row["rank"] == 1 else plus_minus(row["difference"], row["difference_se"])}
+    if row.get("mwc") is not None:  # at a match score: EMG, and the MWC beside it
+        out = {"#": out["#"], "Play": out["Play"], "EMG": out["Equity"],
+               "MWC": _percent_pm(row["mwc"], row["mwc_se"]), "Diff": out["Diff"]}
     for name, label in (("win", "Win"), ("win_gammon", "W(g)"), ("win_backgammon", "W(bg)"),
                         ("lose_gammon", "L(g)"), ("lose_backgammon", "L(bg)")):
         out[label] = f"{row[name]:.3f}"
@@ -77,11 +80,11 @@ def best(
     policy: str = PolicyOption,
     fmt: OutputFormat = FormatOption,
 ) -> None:
-    """The best play for a roll: every legal play ranked by the evaluator (1-ply by default), then the top candidates rolled out with the same dice for each (common random numbers); equity, difference to the best with its standard error, and the five rates from the mover's side.
+    """The best play for a roll: every legal play ranked by the evaluator (1-ply by default), then the top candidates rolled out with the same dice for each (common random numbers); equity, difference to the best with its standard error, and the five rates from the mover's side. At a match score (Match ID or XGID) plays are ranked in cubeless match winning chances, equities in EMG with the MWC beside them.
 
     Example:  bgcli best 4HPwATDgc/ABMA 21 --candidates 4 --trials 1296 --seed 1
     """
-    from ..decisions import best_plays
+    from ..decisions import best_plays, match_score
     from ..notation.detect import parse_situation
 
     if chart is not None:
@@ -102,16 +105,20 @@ def best(
     announce_compiling()
     try:
         result = best_plays(situation.position, tuple(rolled), candidates, settings, progress_for,
-                            policy=policy, plies=plies)
+                            policy=policy, plies=plies, score=match_score(situation))
     finally:
         for bar in bars:
             bar.close()
     common = {"position_id": result.position_id, "dice": f"{rolled[0]}{rolled[1]}",
-              "legal_plays": result.legal_plays} | _settings_columns(result.settings, policy, plies)
+              "legal_plays": result.legal_plays, "score": result.score_name} \
+        | _settings_columns(result.settings, policy, plies)
     rows = [common | c.row() for c in result.candidates]
     if not rows:
         typer.echo(f"bgcli: no legal play for {rolled[0]}{rolled[1]}", err=True)
     emit([_best_table_row(r) for r in rows] if fmt == OutputFormat.table else rows, fmt)
+    if fmt == OutputFormat.table and result.score is not None and rows:
+        typer.echo(f"bgcli best: at {result.score_name}: plays ranked by cubeless match winning "
+                   f"chances; EMG is gnubg's normalised match equity", err=True)
     if chart is not None and rows:  # after the rows: a chart that fails loses no result
         from ..report.charts import best_plays_figure, save
 
@@ -122,6 +129,12 @@ def best(
     if result.partial:
         typer.echo("bgcli: interrupted: the rollouts are partial", err=True)
         raise typer.Exit(130)
+
+
+def _percent_pm(value, se) -> str:
+    """An MWC in percent, with its standard error when there is one."""
+    text = f"{100 * value:.2f}%"
+    return text if se is None or math.isnan(se) else f"{text} ±{100 * se:.2f}"
 
 
 def _percent(value) -> str:
