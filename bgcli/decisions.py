@@ -310,11 +310,7 @@ def cube_decision(situation: Situation, probabilities, jacoby: bool | None = Non
         a = analyse_money_cube(probs, x, owner, state.cube_value, jacoby)
         return CubeDecision(str(a.action), a.no_double, a.double_take, a.double_pass, a.optimal,
                             take_point=a.take_point, score="money", jacoby=jacoby, **common)
-    from .match import kazaross_xg2
-
-    me, them = state.player_on_roll, 1 - state.player_on_roll
-    away_me = state.match_length - state.score[me]
-    away_them = state.match_length - state.score[them]
+    away_me, away_them = match_score(situation).away_me, match_score(situation).away_them
     score = f"{away_me}-away {away_them}-away" + (" (Crawford)" if state.crawford else "")
     met = kazaross_xg2()
     a = analyse_match_cube(probs, x, met, away_me, away_them, state.cube_value, owner,
@@ -349,13 +345,13 @@ def cubeful_cube_decision(situation: Situation, settings: RolloutSettings,
     No double is a cubeful rollout with the cube as it is, Double/take one with the cube
     doubled and turned to the opponent (both with the same dice: common random numbers),
     Double/pass is +1. Cube decisions inside the games come from the evaluator through
-    Janowski's model; the first decision is the rollouts' to make."""
+    Janowski's model; the first decision is the rollouts' to make. At a match score the
+    same in MWC (:func:`_cubeful_match_decision`)."""
     from .cube import CubeOwner, _decide, owner_from_state
 
     state = situation.match
     if not state.is_money:
-        raise BgcliError("cubeful rollouts are for money play: at a match score use a "
-                         "cubeless rollout (--rollout without --cubeful)")
+        return _cubeful_match_decision(situation, settings, progress_for)
     owner = owner_from_state(state.cube_owner, state.player_on_roll)
     jacoby = state.jacoby if jacoby is None else jacoby
     settings = replace(settings.with_seed(), cubeful=True, initial=False)
@@ -390,3 +386,68 @@ def cubeful_cube_decision(situation: Situation, settings: RolloutSettings,
     return CubeDecision(str(action), nd, dt, 1.0, optimal, take_point=None,
                         no_double_se=nd_se, double_take_se=dt_se, difference_se=difference_se,
                         **common)
+
+
+def _cubeful_match_decision(situation: Situation, settings: RolloutSettings,
+                            progress_for: Callable[[str], Callable | None] | None) -> CubeDecision:
+    """The match cube action from cubeful rollouts at the score: No double with the cube as
+    it is and Double/take with it doubled and turned (the same dice), each game scored in
+    MWC, against Double/pass, the MWC of winning the cube now. Equities are EMG at the cube
+    as it is. In the Crawford game, for a side the cube already gives the match, or with the
+    opponent owning the cube, only No double is rolled out."""
+    from .cube import CubeOwner, _decide, owner_from_state
+
+    state = situation.match
+    score = match_score(situation)
+    met = kazaross_xg2()
+    owner = owner_from_state(state.cube_owner, state.player_on_roll)
+    settings = replace(settings.with_seed(), cubeful=True, initial=False)
+
+    def run(label: str, cube_owner: str, at: MatchScore) -> RolloutResult:
+        result = rollout(situation.position, settings, progress_for(label) if progress_for else None,
+                         cube_owner=cube_owner, score=at)
+        if result.interrupted:  # Ctrl-C: half a decision is no decision
+            raise KeyboardInterrupt
+        return result
+
+    no_double = run("No double", _owner_text(owner), score)
+    win = met.mwc_after(score.away_me, score.away_them, score.cube_value, True, score.crawford)
+    lose = met.mwc_after(score.away_me, score.away_them, score.cube_value, False, score.crawford)
+
+    def emg(mwc):  # normalised to the cube as it is
+        return (2.0 * mwc - (win + lose)) / (win - lose)
+
+    def se(values) -> float:
+        return float(values.std(ddof=1) / math.sqrt(len(values))) if len(values) > 1 else math.nan
+
+    per_equity = (win - lose) / 2.0
+    nd = emg(no_double.cubeful_mwc)
+    x = cube_efficiency_for(situation.position)
+    common = dict(cubeless_equity=no_double.equity, efficiency=x, probabilities=no_double.means,
+                  cube_value=state.cube_value, cube_owner=_owner_text(owner),
+                  score=score.name, jacoby=False)
+    mwc = {"cubeless_mwc": met.mwc_from_probabilities(no_double.means, score.away_me,
+                                                      score.away_them, score.cube_value,
+                                                      score.crawford),
+           "no_double_mwc": no_double.cubeful_mwc, "no_double_mwc_se": no_double.cubeful_mwc_se,
+           "double_take_mwc": None, "double_pass_mwc": None}
+    can_double = (not score.crawford and score.away_me > score.cube_value
+                  and owner is not CubeOwner.THEM)
+    if not can_double:
+        return CubeDecision("No double: the cube is dead or not available", nd, None, None, nd,
+                            take_point=None, no_double_se=no_double.cubeful_mwc_se / per_equity,
+                            match_winning_chances=mwc, **common)
+    doubled = MatchScore(score.away_me, score.away_them, score.crawford, 2 * score.cube_value)
+    double = run("Double, take", "opponent", doubled)
+    games = min(no_double.games, double.games)
+    nd_games, dt_games = no_double.cube_points[:games], double.cube_points[:games]
+    dt_mwc, dp_mwc = float(dt_games.mean()), win
+    mwc.update(double_take_mwc=dt_mwc, double_take_mwc_se=se(dt_games), double_pass_mwc=dp_mwc)
+    dt, dp = emg(dt_mwc), emg(dp_mwc)
+    action = _decide(nd, dt, dp, no_double.means[1] > 0.0, owner is CubeOwner.ME, False)
+    optimal = min(dt, dp) if dt >= nd and dp >= nd else nd
+    return CubeDecision(str(action), nd, dt, dp, optimal, take_point=None,
+                        no_double_se=se(nd_games) / per_equity,
+                        double_take_se=se(dt_games) / per_equity,
+                        difference_se=se(dt_games - nd_games) / per_equity,
+                        match_winning_chances=mwc, **common)

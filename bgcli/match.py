@@ -277,6 +277,11 @@ class MatchScore:
         return met.equity_to_mwc(equity, self.away_me, self.away_them, self.cube_value,
                                  self.crawford)
 
+    def equity_of_mwc(self, met: MatchEquityTable, mwc: float) -> float:
+        """Normalised equity (EMG) of an MWC at this score and cube."""
+        return met.mwc_to_equity(mwc, self.away_me, self.away_them, self.cube_value,
+                                 self.crawford)
+
     def mwc_per_equity(self, met: MatchEquityTable) -> float:
         """d MWC / d EMG: half the MWC between winning and losing the cube (for SEs)."""
         c = self.mwc_coefficients(met)

@@ -27,6 +27,7 @@ from typing import Callable
 import numpy as np
 
 from . import __version__
+from .match import MatchScore
 from .position import Position
 
 OUTPUT_NAMES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
@@ -122,6 +123,12 @@ class RolloutResult:
     cube_points: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
     cubeful_equity: float = math.nan
     cubeful_equity_se: float = math.nan
+    # cubeful at a match score: cube_points hold each game's MWC of the player on roll, whose
+    # mean and SE these are; cubeful_equity is then the same in EMG (normalised to the cube
+    # at the start)
+    score: MatchScore | None = None
+    cubeful_mwc: float = math.nan
+    cubeful_mwc_se: float = math.nan
 
     @property
     def equity_interval(self) -> tuple[float, float]:
@@ -138,6 +145,9 @@ class RolloutResult:
                    equity_ci_high=high, games=self.games, partial=self.partial)
         if self.settings.cubeful:
             row.update(cubeful_equity=self.cubeful_equity, cubeful_equity_se=self.cubeful_equity_se)
+        if self.settings.cubeful and self.score is not None:
+            row.update(cubeful_mwc=self.cubeful_mwc, cubeful_mwc_se=self.cubeful_mwc_se,
+                       score=self.score.name)
         settings = asdict(self.settings)
         settings.pop("threads")  # results do not depend on it
         row.update({f"{key}": value for key, value in settings.items()})
@@ -241,24 +251,54 @@ def _ctrl_c_stops():
 
 
 def _playout_settings(settings: RolloutSettings, policy: int, cube_owner: str,
-                      jacoby: bool):
+                      jacoby: bool, score: MatchScore | None):
     """The kernels' record of ``settings`` (``bgcli.kernels.playout.PlayoutSettings``):
     built here only, from the validated settings and the policy's kernel code."""
     from .kernels.playout import playout_settings
 
+    match = {}
+    if score is not None:
+        match = dict(match=True, away_root=score.away_me, away_opponent=score.away_them,
+                     crawford=score.crawford, cube_value=score.cube_value, jacoby=False)
     return playout_settings(policy, initial=settings.initial, truncate=settings.truncate,
                             variance_reduction=settings.variance_reduction,
                             bearoff_truncation=settings.bearoff_truncation,
                             cubeful=settings.cubeful, cube_owner=CUBE_OWNERS[cube_owner],
-                            jacoby=jacoby)
+                            **({"jacoby": jacoby} | match))
+
+
+def match_table_array() -> np.ndarray:
+    """The match equity table as the kernels take it (``bgcli.kernels.match_cube``): the
+    pre-Crawford rows, then the post-Crawford row."""
+    from .match import kazaross_xg2
+
+    met = kazaross_xg2()
+    return np.vstack([np.array(met.pre_crawford), np.array(met.post_crawford)[None, :]])
+
+
+def check_match_score(score: MatchScore, cube_owner: str) -> None:
+    """Refuse a score the cubeful match playouts cannot play (``MatchError``)."""
+    from .match import MatchError, kazaross_xg2
+
+    length = kazaross_xg2().length
+    for away in (score.away_me, score.away_them):
+        if not 1 <= away <= length:
+            raise MatchError(f"cubeful match rollouts need both sides 1..{length} away, "
+                             f"not {score.away_me}-away {score.away_them}-away")
+    if score.crawford and 1 not in (score.away_me, score.away_them):
+        raise MatchError("the Crawford game needs a side 1-away")
+    if score.crawford and (score.cube_value != 1 or cube_owner != "centred"):
+        raise MatchError("the cube is not turned in the Crawford game")
 
 
 def rollout(position: Position, settings: RolloutSettings = RolloutSettings(),
             progress: Progress | None = None, *, cube_owner: str = "centred",
-            jacoby: bool = False) -> RolloutResult:
+            jacoby: bool = False, score: MatchScore | None = None) -> RolloutResult:
     """Roll ``position`` out (player on roll). See the module docstring. ``cube_owner``
     ("centred", "on roll", "opponent") and ``jacoby`` matter only to cubeful rollouts, whose
-    equity is in units of the cube at the start."""
+    equity is in units of the cube at the start. With a match ``score`` (its cube value the
+    cube at the start) a cubeful rollout makes the match's cube decisions and scores each
+    game in MWC (``cubeful_mwc``; ``cubeful_equity`` in EMG); cubeless rollouts ignore it."""
     import numba
 
     from .evaluation import policy_code, policy_net
@@ -268,6 +308,10 @@ def rollout(position: Position, settings: RolloutSettings = RolloutSettings(),
     if problems:
         raise ValueError("; ".join(problems))
     position.validated()
+    if not settings.cubeful:
+        score = None
+    if score is not None:
+        check_match_score(score, cube_owner)
     settings = settings.with_seed()
     # None means all cores: set it every time, or an earlier call's count would stick
     numba.set_num_threads(min(settings.threads or numba.config.NUMBA_NUM_THREADS,
@@ -276,7 +320,10 @@ def rollout(position: Position, settings: RolloutSettings = RolloutSettings(),
     values = np.zeros((settings.trials, 5))
     cube_points = np.zeros(settings.trials)
     policy, params = policy_code(settings.policy, bearoff=True)
-    kernel_settings = _playout_settings(settings, policy, cube_owner, jacoby)
+    kernel_settings = _playout_settings(settings, policy, cube_owner, jacoby, score)
+    from .kernels.playout import NO_MATCH_TABLE
+
+    met = NO_MATCH_TABLE if score is None else match_table_array()
     net = policy_net(settings.policy)
     done = 0
     batch = 32
@@ -291,7 +338,7 @@ def rollout(position: Position, settings: RolloutSettings = RolloutSettings(),
                                           settings.initial)
                 t0 = time.perf_counter()
                 play_trials(start, done, count, settings.seed, rolls, kernel_settings, params,
-                            values[done:done + count], cube_points[done:done + count])
+                            values[done:done + count], cube_points[done:done + count], met)
                 elapsed = time.perf_counter() - t0
                 done += count
                 _, _, eq, eq_se = _summarise(values[:done])
@@ -316,6 +363,13 @@ def rollout(position: Position, settings: RolloutSettings = RolloutSettings(),
     means, ses, eq, eq_se = _summarise(values[:done])
     cubeful = (float(cube_points[:done].mean()),
                float(cube_points[:done].std(ddof=1) / math.sqrt(done)) if done > 1 else math.nan)
+    mwc = (math.nan, math.nan)
+    if score is not None:  # each game's MWC: the EMG at the starting cube is linear in it
+        from .match import kazaross_xg2
+
+        mwc = cubeful
+        per_equity = score.mwc_per_equity(kazaross_xg2())
+        cubeful = (score.equity_of_mwc(kazaross_xg2(), mwc[0]), mwc[1] / per_equity)
     return RolloutResult(
         position_id=position.position_id(),
         games=done,
@@ -333,4 +387,5 @@ def rollout(position: Position, settings: RolloutSettings = RolloutSettings(),
         cube_points=cube_points[:done] if settings.cubeful else np.zeros(0),
         cubeful_equity=cubeful[0] if settings.cubeful else math.nan,
         cubeful_equity_se=cubeful[1] if settings.cubeful else math.nan,
+        score=score, cubeful_mwc=mwc[0], cubeful_mwc_se=mwc[1],
     )

@@ -167,7 +167,7 @@ def _cube_table(row: dict) -> list[dict]:
 def cube(
     position: str = PositionArgument,
     rollout: bool = typer.Option(False, "--rollout", "-r", help="Take the probabilities from a cubeless rollout instead of the evaluator."),
-    cubeful: bool = typer.Option(False, "--cubeful", help="Money play: roll out No double and Double/take cubefully (cube decisions inside the games, same dice for both) instead of applying Janowski's model to cubeless rates."),
+    cubeful: bool = typer.Option(False, "--cubeful", help="Roll out No double and Double/take cubefully (cube decisions inside the games, same dice for both) instead of applying Janowski's model to cubeless rates; at a match score in match winning chances, with the Crawford rule."),
     jacoby: Optional[bool] = typer.Option(None, "--jacoby/--no-jacoby", help="Money play: gammons count only once the cube is turned (default: as the Match ID says; off for a bare Position ID)."),
     efficiency: Optional[float] = typer.Option(None, "--efficiency", min=0.0, max=1.0, help="Cube efficiency x of Janowski's model (default: gnubg's by position class: 0.68 contact, 0.6-0.7 race by pips, 0.6 bear-off)."),
     plies: int = PliesOption,

@@ -20,7 +20,7 @@ from .progress import Progress
 ROLLOUT_TABLE_COLUMNS = ["position_id", "Win", "W(g)", "W(bg)", "L(g)", "L(bg)", "Equity",
                          "games", "seed"]
 # what a narrow terminal keeps first (the seed before the rarest rates: it reproduces the row)
-ROLLOUT_TABLE_PRIORITY = ["position_id", "Equity", "Cubeful", "Win", "W(g)", "L(g)", "games",
+ROLLOUT_TABLE_PRIORITY = ["position_id", "Equity", "Cubeful", "MWC", "Win", "W(g)", "L(g)", "games",
                           "seed", "W(bg)", "L(bg)"]
 RATES = (("win", "Win"), ("win_gammon", "W(g)"), ("win_backgammon", "W(bg)"),
          ("lose_gammon", "L(g)"), ("lose_backgammon", "L(bg)"))
@@ -34,6 +34,8 @@ def _rollout_table_row(row: dict) -> dict:
         out[label] = plus_minus(row[name], row[f"{name}_se"], 4, signed=False)
     if "cubeful_equity" in row:
         out["Cubeful"] = plus_minus(row["cubeful_equity"], row["cubeful_equity_se"], 4, signed=False)
+    if "cubeful_mwc" in row:
+        out["MWC"] = plus_minus(row["cubeful_mwc"], row["cubeful_mwc_se"], 4, signed=False)
     out["games"] = row["games"] if not row["partial"] else f"{row['games']} (partial)"
     out["seed"] = row["seed"]
     return out
@@ -47,6 +49,8 @@ def _compact_rollout_row(row: dict) -> dict:
     out["Equity"] = plus_minus(row["equity"], row["equity_se"])
     if "cubeful_equity" in row:
         out["Cubeful"] = plus_minus(row["cubeful_equity"], row["cubeful_equity_se"])
+    if "cubeful_mwc" in row:
+        out["MWC"] = plus_minus(row["cubeful_mwc"], row["cubeful_mwc_se"])
     out["games"] = row["games"] if not row["partial"] else f"{row['games']} (partial)"
     out["seed"] = row["seed"]
     return out
@@ -87,7 +91,8 @@ class _RolloutProgress:
 def _roll_all(positions, input_file, settings) -> tuple[list[dict], int, bool]:
     """Roll every position out: (rows, positions that failed, interrupted). A Ctrl-C or SIGTERM
     stops after the position in flight, whose row is kept (marked partial if games are missing)."""
-    from ..rollout import rollout as run_rollout
+    from ..decisions import match_score
+    from ..rollout import check_match_score, rollout as run_rollout
 
     rows, failed = [], 0
     announce_compiling()
@@ -96,16 +101,19 @@ def _roll_all(positions, input_file, settings) -> tuple[list[dict], int, bool]:
             report(raw.label, error)
             failed += 1
             continue
-        if settings.cubeful and not situation.match.is_money:
-            report(raw.label, BgcliError("cubeful rollouts are for money play, and this "
-                                         "position is at a match score"))
-            failed += 1
-            continue
+        score = match_score(situation)
+        if settings.cubeful and score is not None:
+            try:
+                check_match_score(score, _owner_on_roll(situation.match))
+            except BgcliError as exc:
+                report(raw.label, exc)
+                failed += 1
+                continue
         progress = _RolloutProgress(raw.text, settings.trials)
         try:
             result = run_rollout(situation.position, settings, progress,
                                  cube_owner=_owner_on_roll(situation.match),
-                                 jacoby=situation.match.jacoby)
+                                 jacoby=situation.match.jacoby, score=score)
         except KeyboardInterrupt:  # before the first games were done
             return rows, failed, True
         finally:
@@ -127,7 +135,7 @@ def rollout(
     variance_reduction: Optional[bool] = VarianceReductionOption,
     quasi_random: Optional[bool] = QuasiRandomOption,
     bearoff_truncation: Optional[bool] = BearoffTruncationOption,
-    cubeful: bool = typer.Option(False, "--cubeful", help="Money play: make cube decisions inside the games (Janowski's model on the evaluator) and add the cubeful equity, in units of the cube at the start; the cube's owner and the Jacoby rule come from the Match ID or XGID."),
+    cubeful: bool = typer.Option(False, "--cubeful", help="Make cube decisions inside the games (Janowski's model on the evaluator) and add the cubeful equity, in units of the cube at the start; the cube's owner and the Jacoby rule come from the Match ID or XGID. At a match score: the match's cube decisions (no doubling in the Crawford game), each game scored in match winning chances (cubeful_mwc) and the equity in EMG."),
     initial: Optional[bool] = InitialOption,
     stop_se: Optional[float] = StopSeOption,
     min_games: Optional[int] = MinGamesOption,

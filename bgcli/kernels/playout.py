@@ -33,6 +33,7 @@ import numpy as np
 from numba import njit, prange, uint64
 
 from .cube import CENTRED, OWN, THEIRS, cubeful_equity, doubles_and_takes, efficiency
+from .match_cube import cubeful_mwc, match_doubles_and_takes, mwc_after
 from .dice import next_u64, roll_dice
 from .evaluate import (ONESIDED_SLOT, POLICY_NET, POLICY_RANDOM, both_home, equity, evaluate,
                        table_start, twosided_win)
@@ -56,15 +57,27 @@ class PlayoutSettings(NamedTuple):
     cubeful: bool  # money cube decisions inside the playouts
     cube_owner: int  # at the start, from the root player's side: 0 centred, 1 root, 2 opponent
     jacoby: bool  # gammons count single while the cube is centred (cubeful only)
+    # cubeful at a match score (bgcli.kernels.match_cube, the table in play_trial's ``met``):
+    match: bool
+    away_root: int  # points the root player still needs
+    away_opponent: int
+    crawford: bool  # this game is the Crawford game: no doubling
+    cube_value: int  # the cube's value at the start
 
 
 def playout_settings(policy, initial=False, truncate=NO_TRUNCATION, variance_reduction=False,
                      bearoff_truncation=False, cubeful=False, cube_owner=0,
-                     jacoby=False) -> PlayoutSettings:
+                     jacoby=False, match=False, away_root=0, away_opponent=0, crawford=False,
+                     cube_value=1) -> PlayoutSettings:
     """Python helper: a ``PlayoutSettings`` with every field converted to the kernels' type."""
     return PlayoutSettings(int(policy), bool(initial), int(truncate), bool(variance_reduction),
                            bool(bearoff_truncation), bool(cubeful), int(cube_owner),
-                           bool(jacoby))
+                           bool(jacoby), bool(match), int(away_root), int(away_opponent),
+                           bool(crawford), int(cube_value))
+
+
+#: ``met`` for money rollouts, which never read it
+NO_MATCH_TABLE = np.zeros((2, 1))
 
 
 #: The 21 distinct rolls and their weights out of 36.
@@ -124,7 +137,8 @@ def _choose_play(count, policy, params, weights, state, boards, probs, mover_bes
 
 
 @njit(cache=True, nogil=True)
-def play_trial(board, state, first_rolls, settings, params, weights, buffers, scratch, out):
+def play_trial(board, state, first_rolls, settings, params, weights, buffers, scratch, out,
+               met):
     """Play one game from ``board`` (modified; row 1 on roll) with ``settings`` (a
     ``PlayoutSettings``) and write the root player's five outcome values, less the summed
     luck with ``settings.variance_reduction``, into ``out``. ``first_rolls`` holds the first
@@ -143,7 +157,13 @@ def play_trial(board, state, first_rolls, settings, params, weights, buffers, sc
     Double/take). ``settings.cube_owner`` is the cube's owner at the start from the root
     player's side (0 centred, 1 root, 2 opponent). Returns the root player's cubeful points in
     units of the starting cube (0.0 when not cubeful); a game cut short (truncation, bear-off
-    table) is scored with the cubeful equity there."""
+    table) is scored with the cubeful equity there.
+
+    With ``settings.match`` too, the cube decisions are the match's (``bgcli.kernels.match_cube``
+    with the table ``met``, at the score and Crawford rule of the settings: no doubling in the
+    Crawford game, none by a side the cube already gives the match), and the value returned is
+    the root player's match winning chance after the game (a game cut short: its cubeful MWC
+    there)."""
     boards, steps, keys, table, work = buffers
     policy = settings.policy  # the two settings read most, by short names
     jacoby = settings.jacoby
@@ -169,8 +189,12 @@ def play_trial(board, state, first_rolls, settings, params, weights, buffers, sc
             mover_owner = _mover_owner(owner, root_on_roll)
             if mover_owner != THEIRS:
                 evaluate(board, 1, policy, params, probs)
-                doubles, takes = doubles_and_takes(probs, efficiency(board, 1), mover_owner,
-                                                   jacoby)
+                if settings.match:
+                    doubles, takes = _match_cube_action(probs, board, settings, met, cube,
+                                                        mover_owner, root_on_roll)
+                else:
+                    doubles, takes = doubles_and_takes(probs, efficiency(board, 1), mover_owner,
+                                                       jacoby)
                 if doubles and takes:
                     cube *= 2.0
                     owner = 2 if root_on_roll else 1
@@ -179,6 +203,8 @@ def play_trial(board, state, first_rolls, settings, params, weights, buffers, sc
                         out[k] = 0.0
                     out[0] = 1.0 if root_on_roll else 0.0
                     points = cube if root_on_roll else -cube
+                    if settings.match:
+                        points = _root_mwc(settings, met, cube, 1.0, root_on_roll)
                     passed = True
                     break
         # --- the roll
@@ -229,7 +255,10 @@ def play_trial(board, state, first_rolls, settings, params, weights, buffers, sc
                 out[k] = probs[k]
         else:
             swap_sides(probs, out)
-        if settings.cubeful and finished:
+        if settings.cubeful and settings.match:
+            points = _match_end_mwc(board, probs, out, settings, met, cube, owner, root_on_roll,
+                                    finished)
+        elif settings.cubeful and finished:
             points = cube * _game_points(out, jacoby and owner == 0)
         elif settings.cubeful:
             points = _cut_short_points(board, probs, cube, owner, jacoby, root_on_roll)
@@ -264,6 +293,47 @@ def _cut_short_points(board, probs, cube, owner, jacoby, root_on_roll):
 
 
 @njit(cache=True, nogil=True)
+def _aways(settings, root_on_roll):
+    """(away of the player on roll, away of the other) at the settings' score."""
+    if root_on_roll:
+        return settings.away_root, settings.away_opponent
+    return settings.away_opponent, settings.away_root
+
+
+@njit(cache=True, nogil=True)
+def _match_cube_action(probs, board, settings, met, cube, mover_owner, root_on_roll):
+    """(doubles, takes) for the player on roll at the match score; ``cube`` is in units of
+    the starting cube."""
+    mine, theirs = _aways(settings, root_on_roll)
+    value = int(cube) * settings.cube_value
+    return match_doubles_and_takes(probs, efficiency(board, 1), met, mine, theirs,
+                                   settings.crawford, value, mover_owner)
+
+
+@njit(cache=True, nogil=True)
+def _root_mwc(settings, met, cube, game_points, root_wins):
+    """The root player's MWC once a game worth ``game_points`` times the cube ends."""
+    points = int(cube) * settings.cube_value * int(game_points + 0.5)
+    return mwc_after(met, settings.away_root, settings.away_opponent, points, root_wins,
+                     settings.crawford)
+
+
+@njit(cache=True, nogil=True)
+def _match_end_mwc(board, probs, root_values, settings, met, cube, owner, root_on_roll,
+                   finished):
+    """The root player's MWC at the end of a game: from the result of a finished one, else
+    the cubeful MWC of the player on roll where it was cut short (``probs`` theirs)."""
+    if finished:
+        if root_values[0] > 0.5:
+            return _root_mwc(settings, met, cube, 1.0 + root_values[1] + root_values[2], True)
+        return _root_mwc(settings, met, cube, 1.0 + root_values[3] + root_values[4], False)
+    mine, theirs = _aways(settings, root_on_roll)
+    value = cubeful_mwc(probs, efficiency(board, 1), met, mine, theirs, settings.crawford,
+                        int(cube) * settings.cube_value, _mover_owner(owner, root_on_roll))
+    return value if root_on_roll else 1.0 - value
+
+
+@njit(cache=True, nogil=True)
 def _add_luck(luck, actual, mean, root_on_roll):
     """Add the mover's luck (actual - mean, mover's side) to the root player's total."""
     if root_on_roll:
@@ -282,11 +352,11 @@ _BLOCK = 16  # trials per parallel work item; each item has its own buffers
 
 @njit(cache=True, nogil=True, parallel=True)
 def play_trials(start, first_trial, n_trials, seed, first_rolls, settings, params, out,
-                cube_out):
+                cube_out, met):
     """Trials ``first_trial .. first_trial + n_trials - 1`` of a rollout seeded ``seed`` from
     ``start`` with ``settings`` (a ``PlayoutSettings``) into ``out[0:n_trials]`` (and with
-    ``settings.cubeful`` their cubeful points into ``cube_out[0:n_trials]``; see
-    ``play_trial``). ``first_rolls[i]`` holds trial i's first two roll indices (0..35), or
+    ``settings.cubeful`` their cubeful points, or at a match score their MWC with the table
+    ``met``, into ``cube_out[0:n_trials]``; see ``play_trial``). ``first_rolls[i]`` holds trial i's first two roll indices (0..35), or
     -1 for random ones."""
     n_blocks = (n_trials + _BLOCK - 1) // _BLOCK
     if settings.policy == POLICY_NET:
@@ -306,7 +376,7 @@ def play_trials(start, first_trial, n_trials, seed, first_rolls, settings, param
             rolls[0] = first_rolls[t, 0]
             rolls[1] = first_rolls[t, 1]
             cube_out[t] = play_trial(board, state, rolls, settings, params, weights, buffers,
-                                     scratch, out[t])
+                                     scratch, out[t], met)
 
 
 def rollout_trials(start, first_trial, n_trials, seed, first_rolls, initial, policy, params,
@@ -318,4 +388,4 @@ def rollout_trials(start, first_trial, n_trials, seed, first_rolls, initial, pol
     settings = playout_settings(policy, initial, truncate, variance_reduction,
                                 bearoff_truncation, cubeful, cube_owner, jacoby)
     play_trials(start, first_trial, n_trials, seed, first_rolls, settings, params, out,
-                cube_out)
+                cube_out, NO_MATCH_TABLE)
