@@ -220,22 +220,33 @@ def cube_values(situation, probabilities, source: str | None) -> dict:
 
 
 def best_play_values(position, dice: tuple[int, int] | None, policy: str,
-                     plies: int = 1) -> dict:
+                     plies: int = 1, score=None) -> dict:
     """The best play columns (``PLAY_COLUMNS``): the evaluator's top play for ``dice`` at
     ``plies`` and its cubeless equity from the mover's side (``NO_PLAY`` and the equity of the
-    position left as it is when no checker can move); null without dice."""
+    position left as it is when no checker can move); null without dice. At a match
+    ``score`` (``bgcli.match.MatchScore``) the top play in cubeless MWC, its equity in EMG."""
     values: dict = {name: None for name, _ in PLAY_COLUMNS}
     if dice is None:
         return values
-    from .evaluation import cubeless_equity, position_probabilities, rank_plays
+    from .decisions import play_coefficients, rank_plays_at
+    from .evaluation import cubeless_equity, position_probabilities
 
-    ranked = rank_plays(position, dice, policy, plies)
+    try:
+        ranked = rank_plays_at(position, dice, policy, plies, score)
+    except BgcliError as exc:  # a score the match equity table cannot answer
+        values["best_play"] = f"No best play: {exc}"
+        return values
     if ranked:
         values["best_play"], values["best_play_equity"] = ranked[0].play.notation, ranked[0].equity
     else:  # the opponent is on roll with the same board
         values["best_play"] = NO_PLAY
-        values["best_play_equity"] = -cubeless_equity(
-            position_probabilities(position.swapped(), policy, plies))
+        theirs = position_probabilities(position.swapped(), policy, plies)
+        if score is None:
+            values["best_play_equity"] = -cubeless_equity(theirs)
+        else:
+            c = play_coefficients(score)
+            mine = [1.0 - theirs[0], theirs[3], theirs[4], theirs[1], theirs[2]]
+            values["best_play_equity"] = float(c[0] + c[1:] @ mine)
     values["best_play_dice"] = dice_text(dice)
     return values
 
@@ -245,7 +256,10 @@ def decision_values(situation, rates: Rates, policy: str, plies: int = 1,
     """The cube columns from ``rates``, the best play columns for the position's roll (else
     ``dice``) by the evaluator ``policy`` at ``plies``, and the evaluator they name."""
     values = cube_values(situation, rates.probabilities, rates.source)
-    values.update(best_play_values(situation.position, roll_for(situation, dice), policy, plies))
+    from .decisions import match_score
+
+    values.update(best_play_values(situation.position, roll_for(situation, dice), policy, plies,
+                                   match_score(situation)))
     values["evaluator_policy"] = policy
     values["evaluator_plies"] = plies
     return values

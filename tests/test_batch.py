@@ -408,8 +408,7 @@ def test_decision_columns_come_after_the_rollout_columns():
 
 
 def test_cube_columns_are_cube_decision_of_the_rollout_rates(capsys):
-    from bgcli.decisions import cube_decision
-    from bgcli.evaluation import rank_plays
+    from bgcli.decisions import cube_decision, match_score, rank_plays_at
     from bgcli.notation.detect import parse_situation
 
     positions = [POSITIONS[0], POSITIONS[2], POSITIONS[4], OPPONENT_OWNS, OPENING_33, POSITIONS[3]]
@@ -422,7 +421,9 @@ def test_cube_columns_are_cube_decision_of_the_rollout_rates(capsys):
             "heuristic", 1, None)
         if situation.match.dice_rolled:  # a cube decision comes before the roll
             assert all(row[name] is None for name in CUBE_NAMES + ("cube_source",)), row
-            top = rank_plays(situation.position, situation.match.dice, "heuristic", plies=1)[0]
+            # at a match score ranked in MWC, the equity in EMG (tests/test_matchplay.py)
+            top = rank_plays_at(situation.position, situation.match.dice, "heuristic", 1,
+                                match_score(situation))[0]
             assert (row["best_play"], row["best_play_equity"]) == (top.play.notation,
                                                                    plain(top.equity))
             continue

@@ -11,7 +11,6 @@ import pytest
 
 from bgcli.cube import CubeOwner, cubeful_equity
 from bgcli.decisions import cube_decision, cubeful_cube_decision
-from bgcli.errors import BgcliError
 from bgcli.notation.detect import parse_situation
 from bgcli.position import Position
 from bgcli.rollout import RolloutSettings, rollout
@@ -89,9 +88,10 @@ def test_cube_decision_by_cubeful_rollouts():
     assert start.action == "No double, take"
     assert start.no_double_se > 0 and start.difference_se > 0
     assert math.isfinite(start.double_take) and start.double_pass == 1.0
-    with pytest.raises(BgcliError, match="money"):
-        cubeful_cube_decision(parse_situation("4HPwATDgc/ABMA:cAngAFAAGAAE"),
-                              RolloutSettings(trials=36, seed=1))
+    # at a match score too (tests/test_cubeful_match.py), in MWC
+    match = cubeful_cube_decision(parse_situation("4HPwATDgc/ABMA:cAngAFAAGAAE"),
+                                  RolloutSettings(trials=36, seed=1, threads=1))
+    assert match.score == "4-away 2-away" and 0 < match.match_winning_chances["no_double_mwc"] < 1
 
 
 def test_cli_rollout_and_cube_cubeful(capsys):
@@ -108,7 +108,8 @@ def test_cli_rollout_and_cube_cubeful(capsys):
     assert row["double_take_se"] > 0 and row["double_pass"] == 1.0
     # 72 games are too few to tell No double from Double, take at the start: both are fine
     assert row["cube_action"] in ("No double, take", "Double, take")
-    code, _, err = run(capsys, "rollout", "4HPwATDgc/ABMA:cAngAFAAGAAE", "--cubeful", "-n", "36")
-    assert code == 1 and "money" in err
+    code, out, err = run(capsys, "rollout", "4HPwATDgc/ABMA:cAngAFAAGAAE", "--cubeful", "-n", "36",
+                         "-f", "json")
+    assert code == 0 and 0 < json.loads(out)[0]["cubeful_mwc"] < 1, err
     code, _, err = run(capsys, "cube", "4HPwATDgc/ABMA", "--cubeful", "--efficiency", "0.5")
     assert code == 2

@@ -31,6 +31,7 @@ POSITIONS = [
     "XGID=-b----E-C---eE---c-e----B-:1:1:1:00:2:4:0:7:10", "0PPgAAAAAAAAAA", "tW0AAED7AQAAAA",
     "cAkAAAAAAAAE", "nonsense", "", " ", "-", "X" * 1000, "4HPwATDgc/ABMA:cAkAAAAAAAA",
     "XGID=-b----E-C---eE---c-e----B-:0:5:1:00:0:0:0:0:10",
+    "4HPwATDgc/ABMA:8AngAGAAKAAE",  # the Crawford game, 2-away 1-away
 ]
 NOT_A_NUMBER = ["x", "", "1.5e", "nan", "\uff13"]
 INTS = ["0", "1", "2", "-1", "36"] + NOT_A_NUMBER

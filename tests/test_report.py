@@ -350,12 +350,13 @@ def test_report_from_a_batch_result_uses_its_numbers(batch_rows, report_dir, tmp
 
 
 def test_report_shows_the_cube_action_and_best_play(batch_rows, report_dir, tmp_path, capsys):
-    from bgcli.evaluation import rank_plays
+    from bgcli.decisions import match_score, rank_plays_at
 
     batch = {row["id"]: row for row in map(json.loads, batch_rows["jsonl"].read_text().splitlines())}
     assert batch["mid"]["cube_source"] == batch["race"]["cube_source"] == "rollout"
     assert batch["open31"]["cube_action"] is None  # 31 is rolled: no cube decision
-    top = rank_plays(parse_situation(OPENING_31_XGID).position, (3, 1), "net", plies=1)[0]
+    opening = parse_situation(OPENING_31_XGID)  # a 7-point match: ranked in MWC, EMG shown
+    top = rank_plays_at(opening.position, (3, 1), "net", 1, match_score(opening))[0]
     assert batch["open31"]["best_play"] == top.play.notation
     code, _, err = run(capsys, "report", str(batch_rows["jsonl"]), "-o", str(tmp_path / "r"))
     assert code == 0, err
