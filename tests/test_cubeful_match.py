@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,6 +19,7 @@ from bgcli.kernels.cube import CENTRED, OWN, THEIRS
 from bgcli.kernels.match_cube import cubeful_mwc, match_doubles_and_takes, mwc_after
 from bgcli.match import MatchScore, kazaross_xg2
 from bgcli.notation.detect import parse_situation
+from bgcli.position import Position
 from bgcli.rollout import RolloutSettings, match_table_array, rollout
 from cli_helpers import run
 
@@ -189,3 +191,23 @@ def test_cli_cubeful_at_a_match_score(capsys):
     assert code == 1 and "31-away" in err and "Traceback" not in err
     code, out, err = run(capsys, "cube", f"{POSITION}:cAngAwAAAAAE", "--cubeful", "-n", "36")
     assert code == 1 and "31-away" in err and "Traceback" not in err
+
+
+GNUBG_ROLLOUTS = Path(__file__).parent / "fixtures" / "gnubg_match_rollouts.jsonl"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("row", [json.loads(line) for line in
+                                 GNUBG_ROLLOUTS.read_text().splitlines()],
+                         ids=lambda row: f"{row['position_id']} {row['score']}")
+def test_cubeful_match_rollouts_near_gnubgs(row):
+    """bgcli's cubeful MWC at a score against gnubg's cubeful rollout of the same position
+    (its EMG through the same table). The nets differ, so the allowance is the combined
+    standard error's 4 times plus 0.03 MWC; the measured differences are in
+    docs/cube-and-match.md."""
+    score = MatchScore(row["away_me"], row["away_them"], row["crawford"], row["cube_value"])
+    settings = RolloutSettings(trials=1296, seed=1, cubeful=True, bearoff_truncation=False)
+    ours = rollout(Position.from_id(row["position_id"]), settings, score=score)
+    gnubg = score.mwc_of_equity(MET, row["gnubg"]["cubeful"])
+    gnubg_se = row["gnubg"]["cubeful_se"] * score.mwc_per_equity(MET)
+    assert abs(ours.cubeful_mwc - gnubg) <= 4 * math.hypot(ours.cubeful_mwc_se, gnubg_se) + 0.03

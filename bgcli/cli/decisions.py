@@ -134,7 +134,7 @@ def best(
 def _percent_pm(value, se) -> str:
     """An MWC in percent, with its standard error when there is one."""
     text = f"{100 * value:.2f}%"
-    return text if se is None or math.isnan(se) else f"{text} ±{100 * se:.2f}"
+    return text if se is None or math.isnan(se) else f"{text} ±{100 * se:.2f}%"
 
 
 def _percent(value) -> str:
@@ -149,8 +149,9 @@ def _cube_table(row: dict) -> list[dict]:
              ("Cubeless equity", plus_minus(row["cubeless_equity"], row.get("cubeless_equity_se")))]
     if "cubeless_mwc" in row:  # at a match score: the same in match winning chances
         lines += [("Cubeless MWC", _percent(row["cubeless_mwc"])),
-                  ("No double MWC", _percent(row["no_double_mwc"])),
-                  ("Double, take MWC", _percent(row["double_take_mwc"])),
+                  ("No double MWC", _percent_pm(row["no_double_mwc"], row.get("no_double_mwc_se"))),
+                  ("Double, take MWC", "" if row["double_take_mwc"] is None else _percent_pm(
+                      row["double_take_mwc"], row.get("double_take_mwc_se"))),
                   ("Double, pass MWC", _percent(row["double_pass_mwc"]))]
     lines += [("Take point", "" if row.get("take_point") is None
                               else f"{row['take_point']:.1%} (opponent's winning chance)"),
