@@ -48,7 +48,8 @@ def match_score(situation: Situation) -> MatchScore | None:
 
 def play_coefficients(score: MatchScore | None) -> np.ndarray:
     """The linear value of a play's five rates (mover's side) that plays are ranked by:
-    cubeless money equity, or at ``score`` gnubg's normalised match equity (EMG)."""
+    cubeless money equity, or at ``score`` gnubg's normalised match equity (EMG). The
+    opponent's, for a lookahead: ``play_coefficients(score.swapped())`` (money: the same)."""
     if score is None:
         return np.array(MONEY_COEFFICIENTS)
     return np.array(score.equity_coefficients(kazaross_xg2()))
