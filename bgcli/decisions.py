@@ -33,9 +33,6 @@ from .notation.situation import Situation
 from .position import Position
 from .rollout import OUTPUT_NAMES, RolloutResult, RolloutSettings, rollout
 
-EQUITY_WEIGHTS = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
-
-
 def match_score(situation: Situation) -> MatchScore | None:
     """The score of ``situation`` from the player on roll, with its cube; None for money."""
     state = situation.match
@@ -311,7 +308,8 @@ def cube_decision(situation: Situation, probabilities, jacoby: bool | None = Non
         a = analyse_money_cube(probs, x, owner, state.cube_value, jacoby)
         return CubeDecision(str(a.action), a.no_double, a.double_take, a.double_pass, a.optimal,
                             take_point=a.take_point, score="money", jacoby=jacoby, **common)
-    away_me, away_them = match_score(situation).away_me, match_score(situation).away_them
+    at = match_score(situation)
+    away_me, away_them = at.away_me, at.away_them
     score = f"{away_me}-away {away_them}-away" + (" (Crawford)" if state.crawford else "")
     met = kazaross_xg2()
     a = analyse_match_cube(probs, x, met, away_me, away_them, state.cube_value, owner,
