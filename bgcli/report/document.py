@@ -265,7 +265,8 @@ def decisions_table(row: dict, situation) -> Table | None:
                      "cube is turned before the roll"])
     if _text(row.get("best_play")):
         rows += [[f"Best play for {_text(row.get('best_play_dice'))}", _text(row["best_play"])],
-                 ["Its equity (cubeless)", signed(row.get("best_play_equity"))]]
+                 ["Its equity (cubeless)" if match.is_money else
+                  "Its equity (cubeless, EMG at the score)", signed(row.get("best_play_equity"))]]
     if not rows:
         return None
     parts = []
