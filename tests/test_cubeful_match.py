@@ -114,6 +114,18 @@ def test_no_cube_turns_where_it_is_dead(name):
         assert result.cube_points == pytest.approx(result.values[:, 0], abs=1e-12)
 
 
+def test_a_cube_that_gives_the_leader_the_match_stays_put():
+    """2-away against 4-away with the cube on 2 owned by the leader: the leader gains nothing
+    by redoubling and the trailer cannot double, so every game is the cubeless one at cube 2
+    (a single win already wins the match)."""
+    situation = parse_situation(f"{POSITION}:UQngADAAKAAE")
+    score = match_score(situation)
+    assert score == MatchScore(2, 4, False, 2)
+    result = rollout(situation.position, SETTINGS, cube_owner="on roll", score=score)
+    assert result.cube_points == pytest.approx(_mover_linear(score, result.values), abs=1e-12)
+    assert MatchScore(2, 4, False, 2).mwc_coefficients(MET)[2:4] == (0.0, 0.0)
+
+
 def test_post_crawford_games_are_doubled_and_worth_the_match():
     """Post-Crawford the 2-away trailer doubles: a single game won after the take wins the
     match (MWC 1), where in the Crawford game at the same score it only reaches 1-away 1-away
