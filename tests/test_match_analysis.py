@@ -168,3 +168,62 @@ def test_every_fixture_against_gnubg():
     assert sum(p["bgcli_unforced"] == p["gnubg_unforced"] for p in players) == len(players)
     both = sum(r["cube_errors"]["both"] for r in rows)
     assert both >= 0.8 * sum(len(r["cube_errors"]["gnubg"]) for r in rows)
+
+
+def _analyse(capsys, *argv):
+    return run(capsys, "analyse", "--plies", "0", *argv)
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl", ".parquet"])
+def test_resume_skips_the_matches_done_and_gives_one_runs_file(tmp_path, capsys, suffix):
+    pandas = pytest.importorskip("pandas")
+    first, second = str(FIXTURES / "match1.mat"), str(FIXTURES / "match5.sgf")
+    whole, resumed = tmp_path / f"whole{suffix}", tmp_path / f"resumed{suffix}"
+    code, _, err = _analyse(capsys, first, second, "--rows", "decision", "-o", str(whole))
+    assert code == 0, err
+    code, _, err = _analyse(capsys, first, "--rows", "decision", "-o", str(resumed))
+    assert code == 0, err
+    code, _, err = _analyse(capsys, first, "-o", str(resumed))
+    assert code == 2 and "--resume continues it" in err
+    code, _, err = _analyse(capsys, first, second, "--rows", "decision", "-o", str(resumed),
+                            "--resume")
+    assert code == 0, err
+
+    def read(path):
+        if suffix == ".parquet":
+            return pandas.read_parquet(path)
+        return pandas.read_csv(path) if suffix == ".csv" else pandas.read_json(path, lines=True)
+
+    pandas.testing.assert_frame_equal(read(whole), read(resumed))
+    code, _, err = run(capsys, "analyse", "--plies", "1", first, "--rows", "decision",
+                       "-o", str(resumed), "--resume")
+    assert code == 1 and "written with plies 0, this run has 1" in err
+    code, _, err = _analyse(capsys, first, "-o", str(resumed), "--resume")
+    assert code == 1 and "columns are not this command's" in err
+
+
+def test_a_killed_run_leaves_whole_matches(tmp_path, capsys):
+    """A half-written last match (a killed run) is cut off and done again."""
+    out = tmp_path / "out.jsonl"
+    matches = [str(FIXTURES / "match1.mat"), str(FIXTURES / "match5.mat")]
+    code, _, err = _analyse(capsys, *matches, "--rows", "decision", "-o", str(out))
+    assert code == 0, err
+    whole = out.read_text()
+    lines = whole.splitlines(keepends=True)
+    out.write_text("".join(lines[:60]) + lines[60][:20])  # into the second match, mid-line
+    code, _, err = _analyse(capsys, *matches, "--rows", "decision", "-o", str(out), "--resume")
+    assert code == 0, err
+    assert out.read_text() == whole
+
+
+@pytest.mark.slow
+def test_dask_gives_the_local_rows(tmp_path, capsys):
+    from test_batch import _local_cluster
+
+    matches = [str(FIXTURES / "match1.mat"), str(FIXTURES / "match3.mat")]
+    code, here, err = _analyse(capsys, *matches, "-f", "csv")
+    assert code == 0, err
+    with _local_cluster(tmp_path, workers=2) as (address, _, _):
+        code, there, err = _analyse(capsys, *matches, "-f", "csv", "--scheduler", address)
+    assert code == 0, err
+    assert sorted(there.splitlines()) == sorted(here.splitlines())

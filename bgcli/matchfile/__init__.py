@@ -14,7 +14,7 @@ from .mat import read_mat
 from .replay import ANSWER, CHECKER, CUBE, Decision, Game, Match, replay
 from .sgf import read_sgf
 
-__all__ = ["read_match", "parse_match", "detect_format", "Match", "Game", "Decision",
+__all__ = ["read_match", "read_text", "parse_match", "detect_format", "Match", "Game", "Decision",
            "CHECKER", "CUBE", "ANSWER"]
 
 
@@ -43,15 +43,18 @@ def parse_match(text: str, path: str = "<text>") -> Match:
     return replay(raw)
 
 
-def read_match(path: str | Path) -> Match:
-    """The match in the file ``path`` (see ``parse_match``)."""
-    name = str(path)
+def read_text(path: str | Path) -> str:
+    """The text of a match file (UTF-8, else Latin-1 as older server exports)."""
     try:
         data = Path(path).read_bytes()
     except OSError as error:
-        raise CollectionError(f"cannot read match file: {error.strerror or error}", name) from None
+        raise CollectionError(f"cannot read match file: {error.strerror or error}", str(path)) from None
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError:
-        text = data.decode("latin-1")  # older server exports
-    return parse_match(text, name)
+        return data.decode("latin-1")
+
+
+def read_match(path: str | Path) -> Match:
+    """The match in the file ``path`` (see ``parse_match``)."""
+    return parse_match(read_text(path), str(path))

@@ -382,3 +382,24 @@ PLAYER_COLUMNS = [
 
 def finite(value) -> float | None:
     return value if value is not None and math.isfinite(value) else None
+
+
+def analysis_rows(match: Match, plies: int, by_decision: bool, progress=None) -> list[dict]:
+    """The rows of ``bgcli analyse`` for one match: every judged decision, or each player's
+    statistics; each with the settings that made it."""
+    from .. import __version__
+    from ..evaluation import policy_net
+
+    judged = judge(match, plies, progress=progress)
+    extra = {"plies": plies, "net": policy_net("net"), "bgcli_version": __version__}
+    rows = [j.row() for j in judged] if by_decision else player_statistics(match, judged, plies)
+    return [{**row, **extra} for row in rows]
+
+
+def analyse_text(text: str, path: str, plies: int, by_decision: bool) -> tuple[list[dict], list[str]]:
+    """A match file's text analysed (on a Dask worker: the file need not be there): its rows
+    and its problems (``FILE:LINE: ...``)."""
+    from . import parse_match
+
+    match = parse_match(text, path)
+    return analysis_rows(match, plies, by_decision), match.problems
