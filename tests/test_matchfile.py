@@ -146,3 +146,38 @@ def test_format_is_told_by_content_not_name(tmp_path):
         parse_match("4HPwATDgc/ABMA\n", "x.txt")
     with pytest.raises(CollectionError, match="cannot read match file"):
         read_match(tmp_path / "missing.mat")
+
+
+SERVER_STYLE = (  # the styles other programs and servers write: CRLF, bar/off words, 'and the match'
+    "; [Site \"a server\"]\r\n; [Jacoby \"On\"]\r\n\r\n 0 point match\r\n\r\n Game 1\r\n"
+    " Ann Lee : 0                  Zoë : 0\r\n"
+    "  1) 31: 8/5 6/5                 64: 24/18 13/9\r\n"
+    "  2) 62: 13/7* 13/11             43: bar/21 13/10\r\n"
+    "  3) 54:                         Wins 1 point\r\n")
+
+
+def test_the_styles_servers_write():
+    match = parse_match(SERVER_STYLE.replace("54:   ", "54: 13/8 8/4*"), "server.mat")
+    assert match.names == ("Ann Lee", "Zoë") and match.length == 0 and match.jacoby
+    assert match.problems == []
+    game = match.games[0]
+    assert (game.winner, game.points, game.resigned) == (1, 1, True)
+    assert all(d.situation.match.jacoby for d in game.decisions)
+    assert game.decisions[-1].play.result.board[0][24] == 1  # the hit
+
+
+def test_latin1_files_and_beavers(tmp_path):
+    path = tmp_path / "old.mat"
+    path.write_bytes(SERVER_STYLE.replace("54:   ", "54: 13/8 8/4*").encode("latin-1"))
+    assert read_match(path).names == ("Ann Lee", "Zoë")
+    beaver = MAT + "  5)  Doubles => 4                Beavers => 8\n"
+    match = parse_match(beaver, "b.mat")
+    assert match.problems == ["b.mat:10: beavers are not supported (bgcli reads beaver-free "
+                              "sessions)"]
+
+
+def test_the_match_winning_line():
+    text = MAT.replace("  4) 66: 13/7(2) 8/2(2)          21: 13/10\n",
+                       "  4)                             Wins 2 points and the match\n")
+    match = parse_match(text, "w.mat")
+    assert match.problems == [] and match.games[0].winner == 1

@@ -11,7 +11,8 @@ A roll is ``DD:`` and its move (each step ``13/8``, or ``13/7*``, ``8/5(2)``, ``
 ``6/off``; 25 is the bar and 0 off), empty when the roll cannot be played; cube actions are
 ``Doubles => N``, ``Takes``, ``Drops``; ``Wins N point(s)`` ends the game (a resignation when
 the board is not finished). Lines starting with ``;`` are comments (gnubg's
-``; [EventDate ...]``), as are other header lines before the first game.
+``; [EventDate ...]``; ``; [Jacoby "On"]`` turns the Jacoby rule on for a money session), as
+are other header lines before the first game.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ _LENGTH = re.compile(r"^\s*(\d+)\s+point\s+match\s*$", re.I)
 _GAME = re.compile(r"^\s*Game\s+(\d+)\s*$", re.I)
 _SCORE = re.compile(r"^\s*(.+?)\s*:\s*(\d+)\s+(.+?)\s*:\s*(\d+)\s*$")
 _NUMBERED = re.compile(r"^\s*(\d+)\)(.*)$")
+_JACOBY = re.compile(r'^\s*;\s*\[\s*Jacoby\s+"(On|Off|Yes|No|True|False|1|0)"\s*\]', re.I)
 # the start of each action on a line
 _ACTION = re.compile(
     r"(?P<roll>\b[1-6][1-6]:)|(?P<double>\bDoubles\s*=>\s*(?P<cube>\d+))|(?P<take>\bTakes\b)"
@@ -89,6 +91,9 @@ def read_mat(text: str, path: str) -> RawMatch:
     for number, raw_line in enumerate(text.splitlines(), start=1):
         line = raw_line.rstrip()
         if not line.strip() or line.lstrip().startswith(";"):
+            jacoby = _JACOBY.match(line)  # some programs write '; [Jacoby "On"]'
+            if jacoby:
+                match.jacoby = jacoby.group(1).lower() in ("on", "yes", "true", "1")
             continue
         if game is None and length is None:
             found = _LENGTH.match(line)

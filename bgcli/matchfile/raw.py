@@ -43,3 +43,4 @@ class RawMatch:
     names: tuple[str, str]
     games: list[RawGame] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # "LINE: what is wrong", file-wide
+    jacoby: bool = False  # money sessions: the Jacoby rule, when the file says it is on

@@ -61,6 +61,7 @@ class Match:
     names: tuple[str, str]
     games: list[Game] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # every "FILE:LINE: ..." found
+    jacoby: bool = False  # money sessions played with the Jacoby rule
 
     @property
     def decisions(self) -> list[Decision]:
@@ -100,7 +101,7 @@ class _GameReplay:
                            crawford=self.game.crawford, turn=player,
                            match_length=self.match.length,
                            score=self.game.score,
-                           jacoby=False)
+                           jacoby=self.match.jacoby and not self.match.length)
         return replace(state, **changes)
 
     def move_number(self, player: int) -> int:
@@ -179,6 +180,8 @@ class _GameReplay:
         loser = after.board[0]
         if loser.sum() < 15:
             return 1
+        if self.match.jacoby and not self.match.length and self.owner == CENTERED:
+            return 1  # the Jacoby rule: no gammons before the cube is turned
         # a backgammon: a loser's checker on the bar or in the winner's home board
         return 3 if loser[18:].sum() > 0 else 2
 
@@ -262,7 +265,7 @@ class _GameReplay:
 
 def replay(raw: RawMatch) -> Match:
     """The games of ``raw`` replayed; problems as ``FILE:LINE: what is wrong``."""
-    match = Match(raw.path, raw.format, raw.length, raw.names)
+    match = Match(raw.path, raw.format, raw.length, raw.names, jacoby=raw.jacoby)
     match.problems.extend(f"{raw.path}:{p}" for p in raw.problems)
     crawford_seen = False
     expected: tuple[int, int] | None = None

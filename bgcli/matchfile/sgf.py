@@ -124,6 +124,7 @@ def _root(game: RawGame, match: RawMatch, props: dict, line: int) -> None:
     match.names = names if not match.games[:-1] else match.names
     rules = props.get("RU", [""])[0]
     game.crawford = "CrawfordGame" in rules
+    match.jacoby = match.jacoby or "Jacoby" in rules
     result = props.get("RE", [""])[0]
     found = re.fullmatch(r"([WB])\+(\d+)(R?)", result)
     if found:
