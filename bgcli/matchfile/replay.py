@@ -191,10 +191,10 @@ class _GameReplay:
             raise _Fault(action.line, "a double while another is not answered")
         if self.starter is None:
             raise _Fault(action.line, "a double before the opening roll")
-        if not self.cube_available(action.player):
-            why = ("in the Crawford game" if self.game.crawford else
-                   "the opponent owns the cube" if self.owner not in (CENTERED, action.player)
-                   else "the cube is dead at this score")
+        # a dead cube (the score already wins the match with it) may still be turned: the
+        # rules allow it and some servers do; only the Crawford game and ownership forbid it
+        if self.game.crawford or self.owner not in (CENTERED, action.player):
+            why = "in the Crawford game" if self.game.crawford else "the opponent owns the cube"
             raise _Fault(action.line, f"{self.name(action.player)} cannot double: {why}")
         if action.value is not None and action.value != 2 * self.cube:
             raise _Fault(action.line, f"'Doubles => {action.value}' with the cube on {self.cube}")

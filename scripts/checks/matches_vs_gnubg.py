@@ -17,6 +17,8 @@ import json
 import time
 from pathlib import Path
 
+import numpy as np
+
 from bgcli import __version__
 from bgcli.matchfile import read_match
 from bgcli.matchfile.analysis import judge, player_statistics, skill_mark
@@ -45,6 +47,17 @@ def gnubg_marks(view: dict, ply: int) -> tuple[set, set]:
                 cube.add((g, k))
             k += 1
     return bad, cube
+
+
+def paired_errors(view: dict, ply: int, judged) -> list[tuple[float, float, str]]:
+    """(bgcli's error, gnubg's error, gnubg's mark) of every unforced checker play."""
+    records = []
+    for game, verdicts in zip(view["games"], view["analysis"][str(ply)]["games"]):
+        records += [(r, v) for r, v in zip(game["records"], verdicts["records"])
+                    if r["action"] in DECISIONS]
+    return [(j.error or 0.0, v["error"], v.get("skill", ""))
+            for j, (r, v) in zip(judged, records)
+            if r["action"] == "move" and j.unforced and "error" in v]
 
 
 def ours_marks(judged) -> tuple[set, set]:
@@ -83,7 +96,9 @@ def compare(name: str, ply: int) -> dict:
                         "gnubg_unforced": moves["unforced-moves"], "rate_within_aim": within})
     our_bad, our_cube = ours_marks(judged)
     their_bad, their_cube = gnubg_marks(view, ply)
+    pairs = paired_errors(view, ply, judged)
     return {"match": name, "ply": ply, "decisions": len(judged), "seconds": round(seconds, 2),
+            "errors": pairs,
             "players": players,
             "bad": {"bgcli": len(our_bad), "gnubg": len(their_bad), "both": len(our_bad & their_bad),
                     "share_of_gnubg": share(our_bad, their_bad),
@@ -111,6 +126,15 @@ def main() -> None:
             / max(sum(len(r["cube_errors"]["gnubg"]) for r in mine), 1),
             "cube_share_of_bgcli": sum(r["cube_errors"]["both"] for r in mine)
             / max(sum(len(r["cube_errors"]["bgcli"]) for r in mine), 1)}
+        pairs = np.array([p[:2] for r in mine for p in r["errors"]])
+        gnubg_bad = [p for r in mine for p in r["errors"] if p[2] in BAD]
+        summary[str(ply)].update(
+            unforced_moves_paired=len(pairs),
+            error_correlation=float(np.corrcoef(pairs[:, 0], pairs[:, 1])[0, 1]),
+            mean_error_bgcli=float(pairs[:, 0].mean()), mean_error_gnubg=float(pairs[:, 1].mean()),
+            gnubg_bad_marked_doubtful_or_worse=sum(p[0] >= 0.04 for p in gnubg_bad) / len(gnubg_bad))
+    for row in rows:  # the pairs went into the summary; the record keeps the counts
+        row["unforced_moves_paired"] = len(row.pop("errors"))
     record = {"command": "python -m scripts.checks.matches_vs_gnubg", "bgcli_version": __version__,
               "net": net_id(), "summary": summary, "matches": rows}
     OUT.write_text(json.dumps(record, indent=1) + "\n")
