@@ -37,14 +37,17 @@ def test_marks_use_gnubg_thresholds():
         "very unlucky", "unlucky", "", "lucky", "very lucky"]
 
 
-@pytest.mark.parametrize("name", ["match1", "money"])
-def test_unforced_moves_are_gnubgs(name):
-    """Unforced moves (more than one legal play) are counted exactly as gnubg counts them."""
+@pytest.mark.parametrize("name", ["match3", "money"])
+def test_unforced_moves_and_cube_decisions_are_gnubgs(name):
+    """Unforced moves (more than one legal play) and cube decisions (every roll where the
+    player could double, and every double and answer) are counted exactly as gnubg does."""
     match = read_match(FIXTURES / f"{name}.mat")
     stats = player_statistics(match, judge(match, 0), 0)
     theirs = gnubg_stats(name, 0)
     assert [s["unforced_moves"] for s in stats] == [
         theirs[k]["moves"]["unforced-moves"] for k in ("X", "O")]
+    assert [s["cube_decisions"] for s in stats] == [
+        theirs[k]["cube"]["total-cube"] for k in ("X", "O")]
 
 
 def test_checker_error_rates_agree_with_gnubg_at_1_ply(match5_1ply):
@@ -166,6 +169,7 @@ def test_every_fixture_against_gnubg():
     players = [p for r in rows for p in r["players"]]
     assert sum(p["rate_within_aim"] for p in players) >= 0.7 * len(players)
     assert sum(p["bgcli_unforced"] == p["gnubg_unforced"] for p in players) == len(players)
+    assert all(p["bgcli_cube_decisions"] == p["gnubg_cube_decisions"] for p in players)
     both = sum(r["cube_errors"]["both"] for r in rows)
     assert both >= 0.8 * sum(len(r["cube_errors"]["gnubg"]) for r in rows)
 

@@ -91,9 +91,15 @@ def compare(name: str, ply: int) -> dict:
         ours_rate = stats[player]["checker_error_rate"]
         within = (gnubg_rate is not None and ours_rate is not None
                   and (abs(ours_rate - gnubg_rate) <= max(0.2 * gnubg_rate, 1.5)))
+        cube, dice = theirs[key]["cube"], theirs[key]["dice"]
         players.append({"player": player, "bgcli_rate": ours_rate, "gnubg_rate": gnubg_rate,
                         "bgcli_unforced": stats[player]["unforced_moves"],
-                        "gnubg_unforced": moves["unforced-moves"], "rate_within_aim": within})
+                        "gnubg_unforced": moves["unforced-moves"], "rate_within_aim": within,
+                        "bgcli_cube_decisions": stats[player]["cube_decisions"],
+                        "gnubg_cube_decisions": cube["total-cube"],
+                        "bgcli_close_cube": stats[player]["close_cube_decisions"],
+                        "gnubg_close_cube": cube["close-cube"],
+                        "bgcli_luck": stats[player]["luck"], "gnubg_luck": dice["luck"]})
     our_bad, our_cube = ours_marks(judged)
     their_bad, their_cube = gnubg_marks(view, ply)
     pairs = paired_errors(view, ply, judged)
@@ -132,7 +138,12 @@ def main() -> None:
             unforced_moves_paired=len(pairs),
             error_correlation=float(np.corrcoef(pairs[:, 0], pairs[:, 1])[0, 1]),
             mean_error_bgcli=float(pairs[:, 0].mean()), mean_error_gnubg=float(pairs[:, 1].mean()),
-            gnubg_bad_marked_doubtful_or_worse=sum(p[0] >= 0.04 for p in gnubg_bad) / len(gnubg_bad))
+            gnubg_bad_marked_doubtful_or_worse=sum(p[0] >= 0.04 for p in gnubg_bad) / len(gnubg_bad),
+            cube_decisions_equal=sum(p["bgcli_cube_decisions"] == p["gnubg_cube_decisions"]
+                                     for p in players),
+            close_cube_equal=sum(p["bgcli_close_cube"] == p["gnubg_close_cube"] for p in players),
+            luck_correlation=float(np.corrcoef([p["bgcli_luck"] for p in players],
+                                               [p["gnubg_luck"] for p in players])[0, 1]))
     for row in rows:  # the pairs went into the summary; the record keeps the counts
         row["unforced_moves_paired"] = len(row.pop("errors"))
     record = {"command": "python -m scripts.checks.matches_vs_gnubg", "bgcli_version": __version__,
