@@ -87,10 +87,10 @@ def test_statistics_add_up(match5_1ply):
 
 def test_import_rows_are_a_collection_batch_reads(tmp_path, capsys):
     out = tmp_path / "decisions.csv"
-    code, _, err = run(capsys, "import", str(FIXTURES / "match3.mat"), "-o", str(out))
+    code, _, err = run(capsys, "import", str(FIXTURES / "match1.mat"), "-o", str(out))
     assert code == 0, err
     rows = list(csv.DictReader(out.open()))
-    match = read_match(FIXTURES / "match3.mat")
+    match = read_match(FIXTURES / "match1.mat")
     assert len(rows) == len(match.decisions)
     assert rows[0]["position"] == match.decisions[0].situation.gnubg_id
     assert {"game", "move_number", "player", "score", "cube_value", "position_id", "match_id",
