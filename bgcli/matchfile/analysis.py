@@ -28,7 +28,6 @@ luck (total, rate per roll) and the luck-adjusted result.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -150,14 +149,15 @@ class Judged:
         return row
 
 
-ANALYSIS_COLUMNS = [(name, kind) for name, kind in [
+#: The columns ``bgcli analyse --rows decision`` adds to ``bgcli import``'s.
+ANALYSIS_COLUMNS = [
     ("legal_plays", "int"), ("unforced", "bool"), ("best", "str"), ("equity_played", "float"),
     ("equity_best", "float"), ("error", "float"), ("error_mwc", "float"), ("mark", "str"),
     ("luck", "float"), ("luck_mwc", "float"), ("luck_mark", "str"), ("cube_action", "str"),
     ("proper_cube_action", "str"), ("no_double", "float"), ("double_take", "float"),
     ("double_pass", "float"), ("cube_error", "float"), ("cube_error_mwc", "float"),
     ("cube_mark", "str"), ("cube_error_kind", "str"), ("close_cube", "bool"),
-    ("plies", "int"), ("net", "str"), ("bgcli_version", "str")]]
+    ("plies", "int"), ("net", "str"), ("bgcli_version", "str")]
 
 
 def _proper_doubles(cube) -> bool:
@@ -367,6 +367,7 @@ def _result(match: Match, judged: list[Judged], player: int, row: dict) -> dict:
     return {"result": result, "luck_adjusted_result": result - luck}
 
 
+#: The columns of ``bgcli analyse`` (``--rows player``).
 PLAYER_COLUMNS = [
     ("file", "str"), ("player", "int"), ("player_name", "str"), ("match_length", "int"),
     ("games", "int"), ("moves", "int"), ("unforced_moves", "int"), ("checker_error", "float"),
@@ -378,10 +379,6 @@ PLAYER_COLUMNS = [
     ("error_mwc", "float"), ("luck_mwc", "float"), ("result", "float"),
     ("luck_adjusted_result", "float"), ("plies", "int"), ("net", "str"),
     ("bgcli_version", "str")]
-
-
-def finite(value) -> float | None:
-    return value if value is not None and math.isfinite(value) else None
 
 
 def analysis_rows(match: Match, plies: int, by_decision: bool, progress=None) -> list[dict]:

@@ -104,7 +104,10 @@ class _GameReplay:
                            jacoby=self.match.jacoby and not self.match.length)
         return replace(state, **changes)
 
-    def move_number(self, player: int) -> int:
+    def move_number(self) -> int:
+        """The move number of the next action, as a .mat numbers its lines: the rolls so far,
+        two a line, counting an empty left half when the right player opened (an answer to a
+        double keeps its double's number, where a .mat writes it on the next line)."""
         return (self.rolls + (self.starter or 0)) // 2 + 1
 
     def cube_available(self, player: int) -> bool:
@@ -117,7 +120,7 @@ class _GameReplay:
 
     def add(self, action: Action, kind: str, text: str, situation: Situation, **more) -> None:
         self.game.decisions.append(Decision(
-            self.game.number, self.move_number(action.player), action.player, kind, situation,
+            self.game.number, self.move_number(), action.player, kind, situation,
             text, action.line, **more))
 
     # ------------------------------------------------------------------ actions
