@@ -181,3 +181,8 @@ def test_the_match_winning_line():
                        "  4)                             Wins 2 points and the match\n")
     match = parse_match(text, "w.mat")
     assert match.problems == [] and match.games[0].winner == 1
+
+
+def test_a_file_without_games_is_reported():
+    assert parse_match(" 5 point match\n", "empty.mat").problems == [
+        "empty.mat:1: no game in this file"]

@@ -226,7 +226,8 @@ class _Sink:
             self.file = None
             typer.echo(f"bgcli: {self.count} rows written to {self.output}", err=True)
         elif self.rows:
-            emit(self.rows, self.fmt, columns=self.table)
+            several = len({row["file"] for row in self.rows}) > 1
+            emit(self.rows, self.fmt, columns=(["file"] if several else []) + self.table)
             self.rows = []
 
 

@@ -270,6 +270,8 @@ def replay(raw: RawMatch) -> Match:
     """The games of ``raw`` replayed; problems as ``FILE:LINE: what is wrong``."""
     match = Match(raw.path, raw.format, raw.length, raw.names, jacoby=raw.jacoby)
     match.problems.extend(f"{raw.path}:{p}" for p in raw.problems)
+    if not raw.games and not raw.problems:
+        match.problems.append(f"{raw.path}:1: no game in this file")
     crawford_seen = False
     expected: tuple[int, int] | None = None
     for raw_game in raw.games:
