@@ -12,8 +12,8 @@ Janowski's cube-life model from the evaluator's cubeless probabilities
 action's, for the player who chose: a missed double (No double where Double was right, and
 not too good), a wrong double, a wrong take, a wrong pass.
 
-gnubg's marks and thresholds (its defaults): an error of at least 0.04 EMG is doubtful,
-0.08 bad, 0.16 very bad. A cube decision is close (counted in the cube error rate) when
+gnubg's marks and thresholds (gnubg 1.07's defaults, ``show analysis``): an error of at
+least 0.03 EMG is doubtful, 0.06 bad, 0.12 very bad. A cube decision is close (counted in the cube error rate) when
 Double was within 0.16 of No double, or the cube was turned. Luck of a roll: the equity after
 the best play of the rolled dice minus the equity before the roll (the average over the 21
 rolls), at 0 ply; at least +0.6 is "very lucky", +0.3 "lucky", -0.3 "unlucky", -0.6
@@ -38,7 +38,7 @@ from ..notation.situation import Situation
 from .replay import ANSWER, CHECKER, CUBE, Decision, Match
 
 #: gnubg's default marks: (name, the least error in EMG that earns it), worst first.
-SKILL_THRESHOLDS = (("very bad", 0.16), ("bad", 0.08), ("doubtful", 0.04))
+SKILL_THRESHOLDS = (("very bad", 0.12), ("bad", 0.06), ("doubtful", 0.03))
 #: gnubg's luck marks: (name, the least luck in EMG), luckiest first; unlucky are negative.
 LUCK_THRESHOLDS = (("very lucky", 0.6), ("lucky", 0.3))
 CLOSE_CUBE = 0.16  # EMG: a cube decision closer than this counts in the cube error rate

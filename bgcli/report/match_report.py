@@ -152,8 +152,8 @@ def build_match_document(match: Match, judged: list[Judged], title: str, plies: 
     intro = [f"A {kind} between {_name(match, 0)} and {_name(match, 1)} from {match.path}: "
              f"{len(match.games)} games, {len(judged)} decisions, judged by bgcli's evaluator at "
              f"{plies} ply. Errors are in EMG (normalised equity: 1 is the cube's value) and, at "
-             "match play, in match winning chances; marks are gnubg's (doubtful from 0.04, bad "
-             "from 0.08, very bad from 0.16 EMG). See docs/matches.md for every definition."]
+             "match play, in match winning chances; marks are gnubg's (doubtful from 0.03, bad "
+             "from 0.06, very bad from 0.12 EMG). See docs/matches.md for every definition."]
     if match.problems:
         intro.append(f"{len(match.problems)} problem(s) in the file: " + "; ".join(match.problems))
     ranked = sorted((j for j in judged if _error(j) > 0), key=lambda j: -_error(j))[:worst]

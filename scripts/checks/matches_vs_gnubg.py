@@ -138,7 +138,7 @@ def main() -> None:
             unforced_moves_paired=len(pairs),
             error_correlation=float(np.corrcoef(pairs[:, 0], pairs[:, 1])[0, 1]),
             mean_error_bgcli=float(pairs[:, 0].mean()), mean_error_gnubg=float(pairs[:, 1].mean()),
-            gnubg_bad_marked_doubtful_or_worse=sum(p[0] >= 0.04 for p in gnubg_bad) / len(gnubg_bad),
+            gnubg_bad_marked_doubtful_or_worse=sum(p[0] >= 0.03 for p in gnubg_bad) / len(gnubg_bad),
             cube_decisions_equal=sum(p["bgcli_cube_decisions"] == p["gnubg_cube_decisions"]
                                      for p in players),
             close_cube_equal=sum(p["bgcli_close_cube"] == p["gnubg_close_cube"] for p in players),
