@@ -65,12 +65,11 @@ POOLS = {
 }
 ARGUMENTS = {  # positional argument name -> values
     "position": POSITIONS, "positions": POSITIONS, "dice": DICE + [None],
-    "collection": FILES, "source": FILES + POSITIONS[:3], "kind": ["board", "outcomes", "equity",
-                                                                   "convergence", "pips", "bogus"],
+    "collection": FILES, "source": FILES + POSITIONS[:3] + ["match.mat"],
+    "kind": ["board", "outcomes", "equity", "convergence", "pips", "bogus"],
     "away_me": ["3", "1", "0", "x", None], "away_them": ["5", "1", "-2", None],
     "matches": FILES + ["match.mat", "match.sgf"],
 }
-ARGUMENTS["source"] = ARGUMENTS["source"] + ["match.mat"]
 NUMBER_OPTIONS = {name for name, pool in POOLS.items() if pool in (INTS, SMALL_COUNTS, FLOATS)} | {
     "--games", "--seed", "--threads", "--truncate", "--candidates", "--table", "--cube", "--worst"}
 # where no value was drawn, few games: the defaults (1296 trials, 10,000 training games) are
