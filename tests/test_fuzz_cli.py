@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import itertools
 import os
+from pathlib import Path
 
 import pytest
 import typer
@@ -60,15 +61,18 @@ POOLS = {
     "--output": OUTPUTS, "--chart": OUTPUTS, "--checkpoint": OUTPUTS, "--record": OUTPUTS,
     "--id": ["1", "2", START, "nope"], "--title": ["A title", "", "é" * 200],
     "--scheduler": ["not an address", "tcp://", "tcp://host:notaport"],
+    "--rows": ["player", "decision", "bogus"], "--file-format": ["csv", "jsonl", "parquet", "xml"],
+    "--worst": ["1", "3", "0", "x"],
 }
 ARGUMENTS = {  # positional argument name -> values
     "position": POSITIONS, "positions": POSITIONS, "dice": DICE + [None],
-    "collection": FILES, "source": FILES + POSITIONS[:3], "kind": ["board", "outcomes", "equity",
-                                                                   "convergence", "pips", "bogus"],
+    "collection": FILES, "source": FILES + POSITIONS[:3] + ["match.mat"],
+    "kind": ["board", "outcomes", "equity", "convergence", "pips", "bogus"],
     "away_me": ["3", "1", "0", "x", None], "away_them": ["5", "1", "-2", None],
+    "matches": FILES + ["match.mat", "match.sgf"],
 }
 NUMBER_OPTIONS = {name for name, pool in POOLS.items() if pool in (INTS, SMALL_COUNTS, FLOATS)} | {
-    "--games", "--seed", "--threads", "--truncate", "--candidates", "--table", "--cube"}
+    "--games", "--seed", "--threads", "--truncate", "--candidates", "--table", "--cube", "--worst"}
 # where no value was drawn, few games: the defaults (1296 trials, 10,000 training games) are
 # for real work, not for a fuzzing run
 _ROLLOUTS = {"--trials": "36"}
@@ -128,6 +132,9 @@ def workdir(tmp_path_factory):
     (folder / "quote.csv").write_text(f'id,position\n1,{START}\n2,"{START}\n')
     (folder / "binary.bin").write_bytes(bytes(range(256)) * 4)
     (folder / "folder").mkdir()
+    matches = Path(__file__).parent / "fixtures" / "matches"
+    for suffix in (".mat", ".sgf"):  # a short match (one game)
+        (folder / f"match{suffix}").write_bytes((matches / f"match1{suffix}").read_bytes())
     return folder
 
 

@@ -248,7 +248,7 @@ def _check_report_folder(folder: Path) -> None:
 @app.command()
 def report(
     source: Path = typer.Argument(..., metavar="INPUT",
-                                  help="A collection (CSV with a 'position' column, or one position per line) or a bgcli batch result (.csv, .jsonl, .parquet)."),
+                                  help="A collection (CSV with a 'position' column, or one position per line), a bgcli batch result (.csv, .jsonl, .parquet), or a match file (.mat, .sgf: a match report)."),
     output: Path = typer.Option(..., "--output", "-o",
                                 help="The report's folder: index.html, report.md and images/ are written there (replacing an earlier report's)."),
     title: Optional[str] = typer.Option(None, "--title", help="The page's title (default: from INPUT's name)."),
@@ -266,13 +266,24 @@ def report(
     initial: Optional[bool] = InitialOption,
     policy: str = PolicyOption,
     plies: int = PliesOption,
+    worst: int = typer.Option(10, "--worst", min=1,
+                              help="For a match file: how many of the worst decisions to show."),
 ) -> None:
-    """Write a study report of a collection or batch result: an HTML page and its Markdown twin.
+    """Write a study report of a collection, a batch result or a match: an HTML page and its Markdown twin.
 
     The report is index.html (one self-contained page that opens offline, images embedded) and report.md (its Markdown twin, images in images/). It holds a summary (equity and pip charts, a table of every position with its cube action and cubeful equity) and, per position, the board, its IDs, pip counts and race metrics, the rollout table, the decisions (cube action before the roll with its cubeful equities, from the rollout's rates or else the evaluator's; the evaluator's best play when the position has dice rolled), outcome and convergence charts; the footer gives the settings, seeds and bgcli version. Positions without a rollout are rolled out here with the options of bgcli rollout (1296 games each by default: a second or two a position). Prints the files written.
 
+    For a match file (.mat or .sgf, see bgcli analyse) the report is the match's: the score sheet, each player's statistics, an error-per-move chart and the worst decisions (--worst, default 10), each with its board, the play made, the best alternatives and the cube figures.
+
     Example:  bgcli report positions/examples.txt -o reports/example --trials 1296 --master-seed 1
+    Example:  bgcli report matches/example.mat -o reports/match
     """
+    from .matches import is_match_file, match_report
+
+    if is_match_file(source):
+        _check_report_folder(output)
+        match_report(source, output, title, plies, worst)
+        return
     from ..report import write_report
     from ..report.study import StudyError, analyse, replay_games
 
