@@ -16,7 +16,14 @@ What makes it cheaper than 21 play choices done one by one (``net.net_choose``):
 * the net's incremental hidden layer keeps one reference board for all 21 rolls of a
   position: every play of every roll is a few points away from the position before the
   roll, so only the first play of the first roll (per net: contact, race) is evaluated in
-  full, where each roll had one full evaluation before.
+  full, where each roll had one full evaluation before;
+* no luck at all is measured before a roll whose position is already *settled*: each of
+  the evaluator's five probabilities there within ``SETTLED`` of 0 or of 1 (a race or a
+  bear-off long decided, a gammon certain or impossible). Whether a ply counts depends
+  only on the position before the roll, so the luck of the other plies keeps its zero
+  expectation and the estimate stays unbiased; what is lost is the luck of those rolls,
+  which the evaluator itself rates at almost nothing. One evaluation of the position
+  decides it, against 21 play choices.
 """
 
 from __future__ import annotations
@@ -27,6 +34,9 @@ from numba import njit
 from .evaluate import ONESIDED_SLOT, POLICY_NET, both_home, equity, evaluate, table_start
 from .movegen import generate_plays
 from .net import net_choose_into
+
+#: How close to 0 or 1 every probability of a settled position is (module docstring).
+SETTLED = 1e-3
 
 #: The 21 distinct rolls and their weights out of 36.
 ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], dtype=np.int64)
@@ -68,13 +78,29 @@ def best_value(count, policy, params, weights, boards, probs, mover_best, choice
 
 
 @njit(cache=True, nogil=True)
+def settled(board, policy, params, probs):
+    """Whether the position (row 1 on roll) is settled: each of the evaluator's five
+    probabilities for it (into ``probs``) within ``SETTLED`` of 0 or of 1."""
+    evaluate(board, 1, policy, params, probs)
+    for k in range(5):
+        if SETTLED < probs[k] < 1.0 - SETTLED:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
 def roll_values(board, d1, d2, policy, params, weights, buffers, choice, probs, mover_value,
                 mean_value, actual_value):
     """Before rolling ``d1``-``d2`` on ``board`` (row 1 on roll): the mover's value of the
     roll into ``actual_value`` and the mean value of the 21 rolls into ``mean_value`` (five
-    probabilities each, mover's side). ``buffers`` is ``movegen.new_buffers()``, ``choice``
+    probabilities each, mover's side); both zero when the position is ``settled``. ``buffers`` is ``movegen.new_buffers()``, ``choice``
     ``net.choice_buffers(weights)``, ``probs`` and ``mover_value`` scratch of 5."""
     boards, steps, keys, table, work = buffers
+    if settled(board, policy, params, probs):  # no luck worth measuring: zero
+        for k in range(5):
+            mean_value[k] = 0.0
+            actual_value[k] = 0.0
+        return
     have_ref = choice[6]  # a new position: a new reference board (module docstring)
     have_ref[0] = False
     have_ref[1] = False
