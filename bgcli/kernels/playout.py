@@ -35,7 +35,7 @@ from .cube import CENTRED, OWN, THEIRS, cubeful_equity, doubles_and_takes, effic
 from .dice import next_u64, roll_dice
 from .evaluate import (ONESIDED_SLOT, POLICY_NET, POLICY_RANDOM, both_home, equity, evaluate,
                        table_start, twosided_win)
-from .luck import ROLL_WEIGHTS, ROLLS, roll_values, swap_sides  # noqa: F401  (rank.py's too)
+from .luck import ROLL_WEIGHTS, ROLLS, roll_values, swap_sides  # noqa: F401  (rank.py imports them from here)
 from .net import choice_buffers, net_choose, playout_weights
 from .movegen import generate_plays, new_buffers
 
@@ -65,8 +65,6 @@ def playout_settings(policy, initial=False, truncate=NO_TRUNCATION, variance_red
     return PlayoutSettings(int(policy), bool(initial), int(truncate), bool(variance_reduction),
                            bool(bearoff_truncation), bool(cubeful), int(cube_owner),
                            bool(jacoby))
-
-
 
 
 @njit(cache=True, nogil=True)
