@@ -32,8 +32,10 @@ def compiled_before(kernel: str | None = None) -> bool:
     return bool(folder) and any(Path(folder).rglob(pattern))
 
 
-#: What a command compiles on its first run: (what, the outermost kernel, seconds on two
-#: cores, measured with an empty cache: ``python -m bgcli.bench.startup --cold``).
+#: What a command compiles on its first run: (what, the outermost kernel, about how many
+#: seconds on two cores). The seconds are estimates from earlier compile times (move
+#: generation alone 20-30 s, every kernel about a minute and a half), not a measurement of
+#: this version: ``python -m bgcli.bench.startup --cold`` times them.
 COMPILES = {
     "moves": ("move generation", "movegen.generate_plays", 25),
     "evaluator": ("move generation and the evaluators", "rank.score_boards", 45),
