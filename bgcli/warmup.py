@@ -33,9 +33,10 @@ def compiled_before(kernel: str | None = None) -> bool:
 
 
 #: What a command compiles on its first run: (what, the outermost kernel, about how many
-#: seconds on two cores). The seconds are estimates from earlier compile times (move
-#: generation alone 20-30 s, every kernel about a minute and a half), not a measurement of
-#: this version: ``python -m bgcli.bench.startup --cold`` times them.
+#: seconds on two cores). Measured with an empty NUMBA_CACHE_DIR on the loaded 2-core
+#: machine (CPU / wall seconds): ``moves`` 16 / 25, then ``best --evaluate-only`` 40 / 62,
+#: then ``rollout`` 39 / 60 (its playouts compile their own copies of the evaluators);
+#: ``python -m bgcli.bench.startup --cold`` times them again.
 COMPILES = {
     "moves": ("move generation", "movegen.generate_plays", 25),
     "evaluator": ("move generation and the evaluators", "rank.score_boards", 45),
