@@ -59,12 +59,83 @@ def _params(policy: str, bearoff: bool, weights_file: str | None) -> np.ndarray:
         weights = np.zeros(PARAMS_SIZE)
     if not bearoff:
         return weights
+    key = _params_key(weights)
+    cached = _read_params(key)
+    if cached is not None:
+        return cached
     from .bearoff import load_onesided, load_twosided
     from .kernels.evaluate import TWOSIDED_CHECKERS, with_bearoff_tables
 
     onesided = load_onesided()
-    return with_bearoff_tables(weights, load_twosided(TWOSIDED_CHECKERS),
-                               np.hstack([onesided.rolls, onesided.first]))
+    params = with_bearoff_tables(weights, load_twosided(TWOSIDED_CHECKERS),
+                                 np.hstack([onesided.rolls, onesided.first]))
+    _write_params(key, params)
+    return params
+
+
+# The weights with the bear-off tables make a 92 MB array: built in each process it cost a
+# single-position command 0.1-0.2 s (reading both tables whole and copying them). It is
+# cached as one .npy file and memory-mapped copy-on-write (writable, as the kernels are
+# compiled for), so a command reads only the pages it touches.
+_PARAMS_PREFIX = "params-"
+_PARAMS_KEPT = 4  # params files kept in a cache folder (one per weights and policy in use)
+
+
+def _params_key(weights: np.ndarray) -> str | None:
+    """What the cached array depends on: the weights and the two tables' formats; None when
+    the one-sided database is not the shipped file (then nothing is cached)."""
+    import hashlib
+
+    from . import bearoff
+    from .kernels.evaluate import TWOSIDED_CHECKERS
+
+    try:
+        shipped = bearoff.DATA_FILE.stat()
+    except OSError:
+        return None
+    digest = hashlib.blake2b(np.ascontiguousarray(weights, dtype=np.float64).tobytes(),
+                             digest_size=10)
+    digest.update(f"{bearoff.FORMAT_VERSION} {shipped.st_size} {shipped.st_mtime_ns} "
+                  f"{bearoff._twosided_name(TWOSIDED_CHECKERS)}".encode())
+    return digest.hexdigest()
+
+
+def _read_params(key: str | None) -> np.ndarray | None:
+    if key is None:
+        return None
+    from .cache import cache_dirs
+
+    for directory in cache_dirs():
+        path = directory / f"{_PARAMS_PREFIX}{key}.npy"
+        if path.exists():
+            try:
+                return np.asarray(np.load(path, mmap_mode="c"))
+            except (OSError, ValueError):
+                continue
+    return None
+
+
+def _write_params(key: str | None, params: np.ndarray) -> None:
+    import os
+
+    from .cache import cache_dirs
+
+    if key is None:
+        return
+    for directory in cache_dirs():
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            path = directory / f"{_PARAMS_PREFIX}{key}.npy"
+            temporary = path.with_name(path.name + f".{os.getpid()}.tmp.npy")
+            np.save(temporary, params)
+            os.replace(temporary, path)
+        except OSError:
+            continue
+        # the oldest go: every new weights file (training) would otherwise add 92 MB
+        older = sorted(directory.glob(f"{_PARAMS_PREFIX}*.npy"), key=os.path.getmtime)
+        for stale in older[:-_PARAMS_KEPT]:
+            stale.unlink(missing_ok=True)
+        return
 
 
 def cubeless_equity(probs) -> float:

@@ -302,7 +302,7 @@ def rollout(position: Position, settings: RolloutSettings = RolloutSettings(),
     import numba
 
     from .evaluation import policy_code, policy_net
-    from .kernels.playout import play_trials
+    from .kernels.playout import _BLOCK, play_trials
 
     problems = settings.problems()
     if problems:
@@ -326,7 +326,11 @@ def rollout(position: Position, settings: RolloutSettings = RolloutSettings(),
     met = NO_MATCH_TABLE if score is None else match_table_array()
     net = policy_net(settings.policy)
     done = 0
-    batch = 32
+    # after the first, at least 4 work items (playout._BLOCK trials each) a thread in every
+    # batch, handed out one at a time: a variance-reduced game takes milliseconds and games
+    # vary in length, so a batch of a few items left one thread waiting for the other
+    least = 4 * _BLOCK * numba.get_num_threads()
+    batch = 32  # the first batch measures the rate
     began = time.perf_counter()
     partial = False
     trace: list[float] = []
@@ -337,8 +341,10 @@ def rollout(position: Position, settings: RolloutSettings = RolloutSettings(),
                 rolls = first_rolls_table(settings.seed, done, count, settings.quasi_random,
                                           settings.initial)
                 t0 = time.perf_counter()
-                play_trials(start, done, count, settings.seed, rolls, kernel_settings, params,
-                            values[done:done + count], cube_points[done:done + count], met)
+                with numba.parallel_chunksize(1):
+                    play_trials(start, done, count, settings.seed, rolls, kernel_settings,
+                                params, values[done:done + count],
+                                cube_points[done:done + count], met)
                 elapsed = time.perf_counter() - t0
                 done += count
                 _, _, eq, eq_se = _summarise(values[:done])
@@ -352,7 +358,7 @@ def rollout(position: Position, settings: RolloutSettings = RolloutSettings(),
                         break
                 # size the next batch for about _BATCH_SECONDS of work
                 rate = count / max(elapsed, 1e-6)
-                batch = int(min(max(32, rate * _BATCH_SECONDS), 1 << 16))
+                batch = int(min(max(least, rate * _BATCH_SECONDS), 1 << 16))
         if stop_requested.is_set() and done < settings.trials:
             raise KeyboardInterrupt  # handled below, like an immediate one
     except KeyboardInterrupt:  # a Ctrl-C (first, second, or outside the main thread)

@@ -20,13 +20,29 @@ _MIDDLE = "a5yDAQYtO4MBAw"
 _BEAROFF = "tW0AAED7AQAAAA"
 
 
-def compiled_before() -> bool:
-    """Whether numba's cache for these kernel sources holds anything yet (``False`` on the
-    first run after an install or an upgrade)."""
+def compiled_before(kernel: str | None = None) -> bool:
+    """Whether numba's cache for these kernel sources holds ``kernel`` (``module.function``
+    of ``bgcli.kernels``, e.g. ``playout.play_trials``; numba names its index files so), or
+    anything at all without ``kernel``: ``False`` on the first run after an install or an
+    upgrade."""
     from .kernels import kernel_cache_dir
 
     folder = kernel_cache_dir()
-    return bool(folder) and any(Path(folder).rglob("*.nbi"))
+    pattern = f"{kernel}-*.nbi" if kernel else "*.nbi"
+    return bool(folder) and any(Path(folder).rglob(pattern))
+
+
+#: What a command compiles on its first run: (what, the outermost kernel, about how many
+#: seconds on two cores). Measured with an empty NUMBA_CACHE_DIR on the loaded 2-core
+#: machine (CPU / wall seconds): ``moves`` 16 / 25, then ``best --evaluate-only`` 40 / 62,
+#: then ``rollout`` 39 / 60 (its playouts compile their own copies of the evaluators);
+#: ``python -m bgcli.bench.startup --cold`` times them again.
+COMPILES = {
+    "moves": ("move generation", "movegen.generate_plays", 25),
+    "evaluator": ("move generation and the evaluators", "rank.score_boards", 45),
+    "rollout": ("move generation, the evaluators and the playouts", "playout.play_trials", 70),
+    "train": ("self-play training", "selfplay.train_games", 90),
+}
 
 
 def _steps() -> list[tuple[str, Callable[[], object]]]:

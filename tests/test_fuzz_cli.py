@@ -23,9 +23,10 @@ from cli_helpers import run
 
 COMMAND = typer.main.get_command(app)
 # BGCLI_FUZZ_EXAMPLES=5000 BGCLI_FUZZ_COMMANDS=best,cube hunts longer in a few commands
-# compile takes no option or input: nothing to fuzz (and it compiles every kernel)
+# compile takes no option or input: nothing to fuzz (and it compiles every kernel); bench
+# runs for minutes whatever it is given (test_speed.py checks its options)
 FUZZED_COMMANDS = sorted([name for name in os.environ.get("BGCLI_FUZZ_COMMANDS", "").split(",")
-                          if name] or set(COMMAND.commands) - {"compile"})
+                          if name] or set(COMMAND.commands) - {"compile", "bench"})
 START = "4HPwATDgc/ABMA"
 POSITIONS = [
     START, f"{START}:cAkAAAAAAAAE", "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:7:10",

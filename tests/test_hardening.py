@@ -295,11 +295,11 @@ def test_the_first_run_says_it_is_compiling(capsys, monkeypatch):
     import bgcli.cli.common
     import bgcli.warmup
 
-    monkeypatch.setattr(bgcli.warmup, "compiled_before", lambda: False)
+    monkeypatch.setattr(bgcli.warmup, "compiled_before", lambda kernel=None: False)
     monkeypatch.setattr(bgcli.cli.common, "_ANNOUNCED", [])
     code, out, err = run(capsys, "moves", START_ID, "31", "-f", "csv")
     assert code == 0 and out.startswith("play,move,")
-    assert one_line(err).startswith("bgcli: first run of this version: compiling the numba kernels")
+    assert one_line(err).startswith("bgcli: first run of this version: compiling move generation")
     code, _, err = run(capsys, "moves", START_ID, "31")  # once a process
     assert code == 0 and err == ""
 
@@ -319,7 +319,7 @@ def test_usage_errors_come_before_the_compiling_note(capsys, monkeypatch):
     import bgcli.cli.common
     import bgcli.warmup
 
-    monkeypatch.setattr(bgcli.warmup, "compiled_before", lambda: False)
+    monkeypatch.setattr(bgcli.warmup, "compiled_before", lambda kernel=None: False)
     monkeypatch.setattr(bgcli.cli.common, "_ANNOUNCED", [])
     code, _, err = run(capsys, "rollout", START_ID, "--trials", "10000001")
     assert code == 2 and "trials must be at most" in err and "compiling" not in err

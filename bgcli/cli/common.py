@@ -131,19 +131,21 @@ def check_writable(path: Path, option: str, suffixes: tuple[str, ...] = ()) -> N
 _ANNOUNCED = []  # once a process
 
 
-def announce_compiling() -> None:
+def announce_compiling(needs: str = "rollout") -> None:
     """On the first run after an install or an upgrade, say on stderr why the command is slow
-    to start: numba compiles the kernels it needs (once; ``bgcli compile`` does them all
-    ahead of time). Called by the commands that run kernels, before they do."""
+    to start: numba compiles the kernels it needs (``needs``: a key of
+    ``bgcli.warmup.COMPILES``), once; ``bgcli compile`` does them all ahead of time. Called
+    by the commands that run kernels, before they do."""
     if _ANNOUNCED:
         return
     _ANNOUNCED.append(True)
-    from ..warmup import compiled_before
+    from ..warmup import COMPILES, compiled_before
 
-    if not compiled_before():
-        typer.echo("bgcli: first run of this version: compiling the numba kernels this command "
-                   "needs (about a minute on two cores, cached afterwards; 'bgcli compile' "
-                   "compiles them all ahead of time)", err=True)
+    what, kernel, seconds = COMPILES[needs]
+    if not compiled_before(kernel):
+        typer.echo(f"bgcli: first run of this version: compiling {what} (about {seconds} s on "
+                   "two cores, cached afterwards; 'bgcli compile' compiles every kernel ahead "
+                   "of time)", err=True)
 
 
 def no_positions(positions, input_file) -> Exception:

@@ -102,7 +102,7 @@ def best(
         # the rollout runs from the opponent's side: show the mover's equity, as the table does
         return lambda done, total, rate, equity, se: bar(done, total, rate, -equity, se)
 
-    announce_compiling()
+    announce_compiling("evaluator" if settings is None else "rollout")
     try:
         result = best_plays(situation.position, tuple(rolled), candidates, settings, progress_for,
                             policy=policy, plies=plies, score=match_score(situation))
@@ -201,7 +201,7 @@ def cube(
     if rollout or cubeful:
         settings = _settings(trials, seed, threads, truncate, variance_reduction, quasi_random,
                              bearoff_truncation, policy, cubeful=cubeful)
-    announce_compiling()
+    announce_compiling("evaluator" if settings is None else "rollout")
     if cubeful:
         decision = _cubeful_decision(situation, settings, jacoby)
         extra = {"source": f"cubeful rollouts, {settings.trials} games each"}

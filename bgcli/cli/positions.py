@@ -138,7 +138,7 @@ def moves(
                           player_on_roll=1 - situation.match.player_on_roll,
                           turn=1 - situation.match.player_on_roll)
     rows = []
-    announce_compiling()
+    announce_compiling("moves")
     for number, play in enumerate(legal_plays(situation.position, rolled), start=1):
         after = Situation(play.result.swapped(), after_match)
         rows.append({"play": number, "move": play.notation, "result_id": after.gnubg_id,

@@ -70,7 +70,7 @@ def train(
                          + (["--positions", str(positions), "--position-share",
                              str(position_share)] if positions is not None else [])
                          + (["--resume", str(resume)] if resume is not None else []))
-    announce_compiling()
+    announce_compiling("train")
     with sigterm_as_interrupt():  # either saves the checkpoint, then exits 130
         state = run_training(settings, resume=resume, command=command,
                              resume_alpha=alpha if resume is not None else None,

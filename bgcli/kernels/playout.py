@@ -17,12 +17,11 @@ Settings: the scalars a rollout plays every trial with travel as one ``PlayoutSe
 record, built by ``bgcli.rollout``; arrays (the position, the first rolls, ``params``, work
 buffers, outputs) stay separate arguments.
 
-Variance reduction (luck adjustment): before each roll, the value of the best play for each
-of the 21 rolls is computed with the evaluator (the heuristic for the random policy: any
-value function keeps the estimate unbiased, a better one removes more noise); the luck of
-the roll actually played is its value minus the probability-weighted mean over the 21. Its expectation given the history is
-exactly zero, so subtracting the summed luck from the trial's outcome leaves the mean
-unbiased while removing most of the dice's noise.
+Variance reduction (luck adjustment): before each roll, the evaluator values the best play
+of each of the 21 rolls; the luck of the roll actually played is its value minus the
+probability-weighted mean over the 21, whose expectation given the history is exactly zero,
+so subtracting the summed luck from the trial's outcome leaves the mean unbiased while
+removing most of the dice's noise. How the values are computed cheaply: ``kernels.luck``.
 """
 
 from __future__ import annotations
@@ -37,7 +36,8 @@ from .match_cube import cubeful_mwc, match_doubles_and_takes, mwc_after
 from .dice import next_u64, roll_dice
 from .evaluate import (ONESIDED_SLOT, POLICY_NET, POLICY_RANDOM, both_home, equity, evaluate,
                        table_start, twosided_win)
-from .net import net_choose, playout_weights
+from .luck import ROLL_WEIGHTS, ROLLS, roll_values, swap_sides  # noqa: F401  (rank.py imports them from here)
+from .net import choice_buffers, net_choose, playout_weights
 from .movegen import generate_plays, new_buffers
 
 NO_TRUNCATION = 0
@@ -80,11 +80,6 @@ def playout_settings(policy, initial=False, truncate=NO_TRUNCATION, variance_red
 NO_MATCH_TABLE = np.zeros((2, 1))
 
 
-#: The 21 distinct rolls and their weights out of 36.
-ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], dtype=np.int64)
-ROLL_WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in ROLLS]) / 36.0
-
-
 @njit(cache=True, nogil=True)
 def trial_seed(seed, trial):
     """A well-mixed 64-bit seed for one trial's dice stream."""
@@ -92,16 +87,6 @@ def trial_seed(seed, trial):
     state[0] = uint64(seed) ^ (uint64(trial) * uint64(0xD1B54A32D192ED03))
     next_u64(state)
     return next_u64(state)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def swap_sides(probs, out):
-    """Probabilities of the other side: its win is our loss, its gammons ours lost."""
-    out[0] = 1.0 - probs[0]
-    out[1] = probs[3]
-    out[2] = probs[4]
-    out[3] = probs[1]
-    out[4] = probs[2]
 
 
 @njit(cache=True, nogil=True)
@@ -172,6 +157,7 @@ def play_trial(board, state, first_rolls, settings, params, weights, buffers, sc
     mover_value = scratch[2]
     mean_value = scratch[3]
     actual_value = scratch[4]
+    luck_choice = choice_buffers(weights)  # the luck's scratch (kernels.luck)
     for k in range(5):
         luck[k] = 0.0
     ply = 0
@@ -216,19 +202,9 @@ def play_trial(board, state, first_rolls, settings, params, weights, buffers, sc
             while settings.initial and ply == 0 and d1 == d2:
                 d1, d2 = roll_dice(state)
         # --- the luck of that roll, measured before it is played
-        if settings.variance_reduction:
-            for k in range(5):
-                mean_value[k] = 0.0
-            for r in range(21):
-                a = ROLLS[r, 0]
-                b = ROLLS[r, 1]
-                count, _ = generate_plays(board, a, b, boards, steps, keys, table, work)
-                _best_value(count, policy, params, weights, boards, probs, mover_value)
-                for k in range(5):
-                    mean_value[k] += ROLL_WEIGHTS[r] * mover_value[k]
-                if (a == d1 and b == d2) or (a == d2 and b == d1):
-                    for k in range(5):
-                        actual_value[k] = mover_value[k]
+        if settings.variance_reduction:  # (kernels.luck)
+            roll_values(board, d1, d2, policy, params, weights, buffers, luck_choice, probs,
+                        mover_value, mean_value, actual_value)
             if not (settings.initial and ply == 0):
                 _add_luck(luck, actual_value, mean_value, root_on_roll)
         # --- the play
