@@ -41,7 +41,7 @@ def _steps() -> list[tuple[str, Callable[[], object]]]:
 
     def evaluators():
         for policy in ("net", "heuristic", "random"):
-            for plies in (0, 1):
+            for plies in (0, 1, 2):
                 rank_plays(middle, (3, 1), policy, plies)
                 position_probabilities(bearoff, policy, plies)
 
