@@ -50,6 +50,7 @@ class Candidate:
     difference: float = 0.0  # equity minus the best candidate's
     difference_se: float = 0.0
     games: int = 0
+    evaluator_plies: int = 0  # the depth the evaluator reached (the filter may stop it early)
 
     def row(self) -> dict:
         row = {"rank": self.rank, "play": self.play, "equity": self.equity,
@@ -58,7 +59,8 @@ class Candidate:
         for name, mean, se in zip(OUTPUT_NAMES, self.probabilities, self.standard_errors):
             row[name] = float(mean)
             row[f"{name}_se"] = float(se)
-        row.update(evaluator_equity=self.evaluator_equity, games=self.games,
+        row.update(evaluator_equity=self.evaluator_equity,
+                   evaluator_plies=self.evaluator_plies, games=self.games,
                    result_id=self.result_id)
         return row
 
@@ -78,19 +80,19 @@ def _evaluated(rank: int, ranked: RankedPlay) -> Candidate:
                      result_id=ranked.play.result.swapped().position_id(),
                      evaluator_equity=ranked.equity, probabilities=ranked.probabilities,
                      standard_errors=np.full(5, math.nan), equity=ranked.equity,
-                     equity_se=math.nan)
+                     equity_se=math.nan, evaluator_plies=ranked.plies)
 
 
 def best_plays(position: Position, dice: tuple[int, int], candidates: int = 5,
                settings: RolloutSettings | None = RolloutSettings(),
                progress_for: Callable[[int, int, str], Callable | None] | None = None,
-               policy: str = "net", plies: int = 0) -> BestPlays:
+               policy: str = "net", plies: int = 0, move_filter=None) -> BestPlays:
     """Rank every play of ``dice`` by the evaluator (``settings.policy``) at ``plies`` of
-    lookahead, then roll out the best ``candidates`` with common random numbers
+    lookahead through ``move_filter`` (``bgcli.search``; None: gnubg's normal), then roll out the best ``candidates`` with common random numbers
     (``settings`` None: evaluation only by ``policy``, every play listed).
     ``progress_for(k, n, play)`` may return a rollout progress callback."""
     policy = settings.policy if settings is not None else policy
-    ranked = rank_plays(position, dice, policy, plies)
+    ranked = rank_plays(position, dice, policy, plies, move_filter)
     if not ranked:
         return BestPlays(position.position_id(), tuple(dice), [], 0, settings)
     if settings is None or candidates <= 0:

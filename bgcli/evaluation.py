@@ -18,6 +18,7 @@ from .errors import BgcliError
 from .moves import Play, legal_plays
 from .notation.dice import Dice
 from .position import Position
+from . import search
 
 
 def policy_code(policy: str, bearoff: bool = True) -> tuple[int, np.ndarray]:
@@ -73,7 +74,7 @@ def cubeless_equity(probs) -> float:
 
 
 #: Lookahead depths the evaluator offers: 0 (static) to 3 (gnubg's n-ply, see kernels.search).
-PLIES = (0, 1, 2, 3)
+PLIES = search.PLIES
 
 
 def _check_plies(plies: int) -> None:

@@ -25,6 +25,8 @@ import numpy as np
 from .errors import BgcliError
 
 MAX_PLIES = 3
+#: The depths the search offers: 0 (static) to 3.
+PLIES = tuple(range(MAX_PLIES + 1))
 SKIP = (-1, 0, 0.0)
 
 # gnubg 1.07's presets: for a search to d ply (row d - 1), the stages 0 .. d - 1
