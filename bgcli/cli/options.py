@@ -71,13 +71,14 @@ _PLIES_HELP = ("The evaluator's lookahead, 0 to 3 (gnubg's n-ply): n averages, o
 PliesOption = typer.Option(1, "--plies", min=0, max=3,
                            help=_PLIES_HELP + "Default 1: a study evaluates every position, and "
                                 "2 ply costs about 10x more a position.")
-#: best and cube decide one position: 2 ply (gnubg's "World class" analysis) is the default
-#: there, as it ranks a roll's plays in about 0.1 s on one core (docs/search.md)
-DECISION_PLIES = 2
+#: best and cube would default to 2 ply (gnubg's "World class") once it ranks a roll at least
+#: 3x faster than gnubg's 2-ply hint; measured 1.2x (docs/search.md), so they stay at 1
+DECISION_PLIES = 1
 DecisionPliesOption = typer.Option(DECISION_PLIES, "--plies", min=0, max=3,
-                                   help=_PLIES_HELP + "Default 2 (gnubg's World class "
-                                        "analysis): interactive, about 0.1 s a roll on one "
-                                        "core, 3x faster than gnubg's 2-ply hint (docs/search.md).")
+                                   help=_PLIES_HELP + "Default 1, not 2: bgcli's 2 ply ranks a "
+                                        "roll in about 0.15 s on one core, only 1.2x faster than "
+                                        "gnubg's 2-ply hint, short of the 3x that would make it "
+                                        "the default (docs/search.md).")
 FilterOption = typer.Option(None, "--filter", metavar="FILTER",
                             help="The move filter of the search (gnubg's): which plays go on "
                                  "to the next ply. A preset, tiny, narrow, normal (default), "
