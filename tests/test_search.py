@@ -247,3 +247,48 @@ def test_bad_plies_and_values():
     with pytest.raises(BgcliError, match="values must be"):
         position_probabilities(Position.start(), plies=1, values=[1.0, 2.0])
     assert set(POLICY_NAMES) == {"net", "heuristic", "random"}
+
+
+# ------------------------------------------------------------------- rollouts at checker plies
+
+def test_a_one_ply_rollout_plays_the_searchs_choices():
+    """Truncated after the first play, 36 quasi-random games hold each first roll once: the
+    mean is the static evaluation after the play the 1-ply search picks, over 36 rolls."""
+    from bgcli.rollout import RolloutSettings, rollout
+
+    start = Position.start()
+    settings = RolloutSettings(trials=36, seed=3, truncate=1, checker_plies=1, threads=1)
+    expected = np.zeros(5)
+    for a in range(1, 7):
+        for b in range(1, 7):
+            top = rank_plays(start, (a, b), "net", plies=1)[0]
+            expected += swap(position_probabilities(top.play.result.swapped(), "net")) / 36
+    result = rollout(start, settings)
+    np.testing.assert_allclose(result.means, expected, rtol=0, atol=1e-12)
+    greedy = rollout(start, RolloutSettings(trials=36, seed=3, truncate=1, threads=1))
+    assert not np.allclose(greedy.means, result.means, atol=1e-6)  # 62 and 63 differ
+    # variance reduction subtracts luck that sums to zero over the 36 first rolls
+    reduced = rollout(start, RolloutSettings(trials=36, seed=3, truncate=1, checker_plies=1,
+                                             variance_reduction=True, threads=1))
+    np.testing.assert_allclose(reduced.means, result.means, rtol=0, atol=1e-12)
+    assert result.row()["checker_plies"] == 1 and result.row()["move_filter"] == "normal"
+
+
+def test_searched_rollouts_do_not_depend_on_the_thread_count():
+    from bgcli.rollout import RolloutSettings, rollout
+
+    middle = Position.from_id("a5yDAQYtO4MBAw")
+    runs = [rollout(middle, RolloutSettings(trials=8, seed=5, truncate=6, checker_plies=1,
+                                            move_filter="tiny", cubeful=cubeful,
+                                            threads=threads))
+            for cubeful in (False, True) for threads in (1, 2)]
+    np.testing.assert_array_equal(runs[0].values, runs[1].values)
+    np.testing.assert_array_equal(runs[2].cube_points, runs[3].cube_points)
+
+
+def test_bad_rollout_search_settings():
+    from bgcli.rollout import RolloutSettings
+
+    assert "checker plies must be 0, 1 or 2" in RolloutSettings(checker_plies=3).problems()[0]
+    assert "random policy" in RolloutSettings(checker_plies=1, policy="random").problems()[0]
+    assert "move filter" in RolloutSettings(move_filter="wide").problems()[0]

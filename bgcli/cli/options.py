@@ -86,11 +86,19 @@ FilterOption = typer.Option(None, "--filter", metavar="FILTER",
                                  "within THRESHOLD of the best; A+N:T keeps the best A and up to "
                                  "N more; - skips a ply), e.g. 8:0.16,-,2:0.04.")
 
+CheckerPliesOption = typer.Option(None, "--checker-plies", min=0, max=2,
+                                  help="Play every move of every game at this depth (0, the "
+                                       "default, greedy at 0 ply; 1 or 2 search through "
+                                       "--filter, as gnubg's rollouts can); cubeful rollouts "
+                                       "decide the cube at that depth too. About 50x slower "
+                                       "a game at 1 ply.")
+
 # the command-line spelling of each RolloutSettings field, for messages
 OPTION_NAMES = {"trials": "--trials", "seed": "--seed", "threads": "--threads",
                 "truncate": "--truncate", "variance_reduction": "--variance-reduction",
                 "quasi_random": "--quasi-random", "bearoff_truncation": "--bearoff-truncation",
-                "initial": "--initial", "stop_se": "--stop-se", "min_games": "--min-games"}
+                "initial": "--initial", "stop_se": "--stop-se", "min_games": "--min-games",
+                "checker_plies": "--checker-plies", "move_filter": "--filter"}
 
 
 def rollout_settings(*, policy: str = DEFAULTS.policy, cubeful: bool = False,
