@@ -311,8 +311,10 @@ def test_best_command_errors(capsys):
     assert code == 2 and "give the dice" in err
     code, _, err = run(capsys, "best", "nonsense!", "31")
     assert code == 1 and err.count("\n") == 1
-    code, _, err = run(capsys, "best", "4HPwATDgc/ABMA", "31", "--plies", "2")
+    code, _, err = run(capsys, "best", "4HPwATDgc/ABMA", "31", "--plies", "4")
     assert code == 2 and "--plies" in err
+    code, _, err = run(capsys, "best", "4HPwATDgc/ABMA", "31", "--filter", "wide")
+    assert code == 2 and "--filter" in err and err.count("\n") == 1
 
 
 def test_cube_command(capsys):

@@ -292,3 +292,68 @@ def test_bad_rollout_search_settings():
     assert "checker plies must be 0, 1 or 2" in RolloutSettings(checker_plies=3).problems()[0]
     assert "random policy" in RolloutSettings(checker_plies=1, policy="random").problems()[0]
     assert "move filter" in RolloutSettings(move_filter="wide").problems()[0]
+
+
+# ------------------------------------------------------------------------ the command line
+
+def test_best_names_its_filter_and_depths(capsys):
+    import json
+
+    from cli_helpers import run
+
+    code, out, err = run(capsys, "best", "4HPwATDgc/ABMA", "43", "--evaluate-only", "--plies",
+                         "2", "--filter", "tiny", "-f", "json")
+    assert code == 0, err
+    rows = json.loads(out)
+    assert {r["plies"] for r in rows} == {2} and {r["move_filter"] for r in rows} == {"tiny"}
+    ranked = rank_plays(Position.start(), (4, 3), plies=2, move_filter="tiny")
+    assert [r["play"] for r in rows] == [r.play.notation for r in ranked]
+    assert [r["evaluator_plies"] for r in rows] == [r.plies for r in ranked]
+    assert rows[0]["evaluator_plies"] == 2 and rows[-1]["evaluator_plies"] == 0
+
+
+def test_cube_at_two_ply(capsys):
+    import json
+
+    from cli_helpers import run
+
+    code, out, err = run(capsys, "cube", "a5yDAQYtO4MBAw", "--plies", "2", "-f", "json")
+    assert code == 0, err
+    (row,) = json.loads(out)
+    assert row["source"] == "evaluator (net, 2-ply)" and row["plies"] == 2
+    np.testing.assert_allclose([row[k] for k in ("win", "win_gammon", "win_backgammon",
+                                                 "lose_gammon", "lose_backgammon")],
+                               position_probabilities(Position.from_id("a5yDAQYtO4MBAw"),
+                                                      plies=2), rtol=0, atol=1e-12)
+
+
+def test_batch_rows_carry_the_filter(capsys, tmp_path):
+    import json
+
+    from cli_helpers import run
+
+    collection = tmp_path / "positions.txt"
+    collection.write_text("4HPwATDgc/ABMA\n")
+    code, out, err = run(capsys, "batch", str(collection), "--dice", "31", "--plies", "0",
+                         "--filter", "2:0.1", "-f", "jsonl")
+    assert code == 0, err
+    (row,) = [json.loads(line) for line in out.splitlines()]
+    assert row["evaluator_filter"] == "2:0.1" and row["evaluator_plies"] == 0
+    assert row["best_play"] == "8/5 6/5"
+
+
+def test_rollout_command_names_the_depth(capsys):
+    import json
+
+    from cli_helpers import run
+
+    code, out, err = run(capsys, "rollout", "f42ABwC/cfAAAA", "--trials", "4", "--seed", "1",
+                         "--checker-plies", "1", "--filter", "tiny", "-f", "json")
+    assert code == 0, err
+    (row,) = json.loads(out)
+    assert row["checker_plies"] == 1 and row["move_filter"] == "tiny"
+    code, _, err = run(capsys, "rollout", "f42ABwC/cfAAAA", "--checker-plies", "3")
+    assert code == 2 and err.count("\n") == 1
+    code, _, err = run(capsys, "rollout", "f42ABwC/cfAAAA", "--checker-plies", "1",
+                       "--policy", "random")
+    assert code == 2 and "random policy" in err
