@@ -2,7 +2,7 @@
 
 numba compiles a kernel the first time it runs and caches it on disk (``bgcli.kernels``):
 the first ``bgcli rollout`` after an install spends about a minute compiling. ``compile_all``
-runs each kernel once on a small input — move generation, the evaluators at 0 and 1 ply,
+runs each kernel once on a small input — move generation, the evaluators and the search at 0 to 2 ply,
 rollouts with every policy (plain, variance-reduced, cubeful), the bear-off databases and
 self-play training — so that the cache holds them all and every later command starts warm.
 ``compiled_before`` tells whether the cache already holds kernels of this bgcli.
@@ -53,6 +53,10 @@ def _steps() -> list[tuple[str, Callable[[], object]]]:
                 rollout(middle, settings)
                 rollout(bearoff, settings)
             rollout(middle, RolloutSettings(trials=8, seed=1, policy=policy, cubeful=True))
+            if policy != "random":  # plays searched at 1 ply (bgcli rollout --checker-plies)
+                for cubeful in (False, True):
+                    rollout(middle, RolloutSettings(trials=2, seed=1, policy=policy, truncate=2,
+                                                    checker_plies=1, cubeful=cubeful))
 
     def training():
         state = train(TrainSettings(games=1, batch=1, check_every=10**9), progress=None)
