@@ -5,7 +5,8 @@ the first ``bgcli rollout`` after an install spends about a minute compiling. ``
 runs each kernel once on a small input — move generation, the evaluators and the search at
 0 to 2 ply, rollouts with every policy (plain, variance-reduced, cubeful, plays searched at
 1 ply), the bear-off databases and self-play training — so that the cache holds them all
-and every later command starts warm. ``compiled_before`` tells whether the cache already holds kernels of this bgcli.
+and every later command starts warm. ``compiled_before`` tells whether the cache already
+holds kernels of this bgcli.
 """
 
 from __future__ import annotations
