@@ -68,7 +68,7 @@ def move_filter(spec: "str | MoveFilter | None" = None) -> MoveFilter:
     if text in _PRESETS:
         return MoveFilter(text, _PRESETS[text])
     items = [item.strip() for item in text.split(",")]
-    if not text or len(items) > MAX_PLIES:
+    if not text or len(items) > MAX_PLIES or text.isalpha():
         raise BgcliError(f"move filter must be one of {', '.join(PRESETS)} or up to "
                          f"{MAX_PLIES} stages like 8:0.16,-,2:0.04, not {spec!r}")
     stages = []
