@@ -44,9 +44,9 @@ NO_PLAY = "cannot move"  # best_play when no checker can move with the dice
 # games done, games in all, games a second, equity so far, its standard error
 GamesProgress = Callable[[int, int, float, float, float], None]
 
-# Rollouts in one process run one at a time: the kernel is parallel over every core already,
-# and numba's default threading layer must not be entered from two threads at once (a Dask
-# worker started with --nthreads above 1 would otherwise do that).
+# Rollouts and searches in one process run one at a time: the kernels are parallel over every
+# core already, and numba's default threading layer must not be entered from two threads at
+# once (a Dask worker started with --nthreads above 1 would otherwise do that).
 _KERNEL_LOCK = threading.Lock()
 
 
@@ -181,7 +181,9 @@ def evaluator_rates(situation, policy: str, plies: int = 1) -> Rates:
         return NO_RATES
     from .evaluation import position_probabilities
 
-    return Rates(position_probabilities(situation.position, policy, plies), "evaluator")
+    with _KERNEL_LOCK:
+        probabilities = position_probabilities(situation.position, policy, plies)
+    return Rates(probabilities, "evaluator")
 
 
 def recorded_rates(row: dict) -> Rates:
@@ -232,13 +234,15 @@ def best_play_values(position, dice: tuple[int, int] | None, policy: str,
         return values
     from .evaluation import cubeless_equity, position_probabilities, rank_plays
 
-    ranked = rank_plays(position, dice, policy, plies, move_filter)
+    with _KERNEL_LOCK:
+        ranked = rank_plays(position, dice, policy, plies, move_filter)
     if ranked:
         values["best_play"], values["best_play_equity"] = ranked[0].play.notation, ranked[0].equity
     else:  # the opponent is on roll with the same board
         values["best_play"] = NO_PLAY
-        values["best_play_equity"] = -cubeless_equity(
-            position_probabilities(position.swapped(), policy, plies))
+        with _KERNEL_LOCK:
+            values["best_play_equity"] = -cubeless_equity(
+                position_probabilities(position.swapped(), policy, plies))
     values["best_play_dice"] = dice_text(dice)
     return values
 
