@@ -44,9 +44,9 @@ NO_PLAY = "cannot move"  # best_play when no checker can move with the dice
 # games done, games in all, games a second, equity so far, its standard error
 GamesProgress = Callable[[int, int, float, float, float], None]
 
-# Rollouts in one process run one at a time: the kernel is parallel over every core already,
-# and numba's default threading layer must not be entered from two threads at once (a Dask
-# worker started with --nthreads above 1 would otherwise do that).
+# Rollouts and searches in one process run one at a time: the kernels are parallel over every
+# core already, and numba's default threading layer must not be entered from two threads at
+# once (a Dask worker started with --nthreads above 1 would otherwise do that).
 _KERNEL_LOCK = threading.Lock()
 
 
@@ -67,7 +67,8 @@ class AnalysisPlan:
     """What to compute for every position: race metrics and decisions always; a rollout with
     ``rollout`` settings (their seed is ignored: each position's comes from ``master_seed``).
     ``policy``: the evaluator's without a rollout (with one, the rollout's policy is used);
-    ``plies``: the evaluator's lookahead (0 or 1, as ``bgcli best``'s ``--plies``);
+    ``plies``: the evaluator's lookahead (0..3, as ``bgcli best``'s ``--plies``);
+    ``move_filter``: the move filter ranking the plays at 1 ply or more (``bgcli.search``);
     ``dice``: the roll whose best play is wanted for positions that have none rolled."""
 
     rollout: RolloutSettings | None = None
@@ -75,6 +76,7 @@ class AnalysisPlan:
     policy: str = "net"
     dice: tuple[int, int] | None = None
     plies: int = 1
+    move_filter: str = "normal"
 
     @property
     def evaluator_policy(self) -> str:
@@ -99,6 +101,7 @@ class AnalysisPlan:
                    "master_seed": self.master_seed}
         row["evaluator_policy"] = self.evaluator_policy
         row["evaluator_plies"] = self.plies
+        row["evaluator_filter"] = self.move_filter
         row["dice_option"] = dice_text(self.dice)
         row["net"] = policy_net(self.evaluator_policy)
         row["bgcli_version"] = __version__
@@ -178,7 +181,9 @@ def evaluator_rates(situation, policy: str, plies: int = 1) -> Rates:
         return NO_RATES
     from .evaluation import position_probabilities
 
-    return Rates(position_probabilities(situation.position, policy, plies), "evaluator")
+    with _KERNEL_LOCK:
+        probabilities = position_probabilities(situation.position, policy, plies)
+    return Rates(probabilities, "evaluator")
 
 
 def recorded_rates(row: dict) -> Rates:
@@ -220,11 +225,12 @@ def cube_values(situation, probabilities, source: str | None) -> dict:
 
 
 def best_play_values(position, dice: tuple[int, int] | None, policy: str,
-                     plies: int = 1, score=None) -> dict:
+                     plies: int = 1, score=None, move_filter: str | None = None) -> dict:
     """The best play columns (``PLAY_COLUMNS``): the evaluator's top play for ``dice`` at
-    ``plies`` and its cubeless equity from the mover's side (``NO_PLAY`` and the equity of the
-    position left as it is when no checker can move); null without dice. At a match
-    ``score`` (``bgcli.match.MatchScore``) the top play in cubeless MWC, its equity in EMG."""
+    ``plies`` through ``move_filter`` and its cubeless equity from the mover's side
+    (``NO_PLAY`` and the equity of the position left as it is when no checker can move);
+    null without dice. At a match ``score`` (``bgcli.match.MatchScore``) the top play in
+    cubeless MWC, its equity in EMG."""
     values: dict = {name: None for name, _ in PLAY_COLUMNS}
     if dice is None:
         return values
@@ -232,7 +238,8 @@ def best_play_values(position, dice: tuple[int, int] | None, policy: str,
     from .evaluation import cubeless_equity, position_probabilities
 
     try:
-        ranked = rank_plays_at(position, dice, policy, plies, score)
+        with _KERNEL_LOCK:
+            ranked = rank_plays_at(position, dice, policy, plies, score, move_filter)
     except BgcliError as exc:  # a score the match equity table cannot answer
         values["best_play"] = f"No best play: {exc}"
         return values
@@ -240,7 +247,8 @@ def best_play_values(position, dice: tuple[int, int] | None, policy: str,
         values["best_play"], values["best_play_equity"] = ranked[0].play.notation, ranked[0].equity
     else:  # the opponent is on roll with the same board
         values["best_play"] = NO_PLAY
-        theirs = position_probabilities(position.swapped(), policy, plies)
+        with _KERNEL_LOCK:
+            theirs = position_probabilities(position.swapped(), policy, plies)
         if score is None:
             values["best_play_equity"] = -cubeless_equity(theirs)
         else:
@@ -252,16 +260,20 @@ def best_play_values(position, dice: tuple[int, int] | None, policy: str,
 
 
 def decision_values(situation, rates: Rates, policy: str, plies: int = 1,
-                    dice: tuple[int, int] | None = None) -> dict:
+                    dice: tuple[int, int] | None = None, move_filter: str | None = None) -> dict:
     """The cube columns from ``rates``, the best play columns for the position's roll (else
-    ``dice``) by the evaluator ``policy`` at ``plies``, and the evaluator they name."""
+    ``dice``) by the evaluator ``policy`` at ``plies`` through ``move_filter`` (None:
+    gnubg's normal), and the evaluator they name."""
+    from .search import move_filter as filter_of
+
     values = cube_values(situation, rates.probabilities, rates.source)
     from .decisions import match_score
 
     values.update(best_play_values(situation.position, roll_for(situation, dice), policy, plies,
-                                   match_score(situation)))
+                                   match_score(situation), move_filter))
     values["evaluator_policy"] = policy
     values["evaluator_plies"] = plies
+    values["evaluator_filter"] = filter_of(move_filter).name
     return values
 
 
@@ -289,7 +301,8 @@ def analyse(entry, plan: AnalysisPlan, progress: GamesProgress | None = None) ->
         row.update({name: values[name] for name, _ in ROLLOUT_COLUMNS})
     else:
         rates = evaluator_rates(situation, plan.evaluator_policy, plan.plies)
-    row.update(decision_values(situation, rates, plan.evaluator_policy, plan.plies, plan.dice))
+    row.update(decision_values(situation, rates, plan.evaluator_policy, plan.plies, plan.dice,
+                               plan.move_filter))
     row["dice_option"] = dice_text(plan.dice)
     row["net"] = policy_net(plan.evaluator_policy)
     row["bgcli_version"] = __version__

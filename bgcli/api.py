@@ -45,6 +45,7 @@ from typing import Iterable
 
 import pandas as pd
 
+from . import search
 from .analysis import AnalysisPlan, race_values
 from .collections import Entry
 from .columns import BEAROFF_COLUMNS, ID_COLUMNS, RACE_COLUMNS
@@ -61,7 +62,7 @@ _DTYPES = {"str": object, "int": "Int64", "float": "float64", "bool": "boolean"}
 def analyse(positions, rollout: RolloutSettings | None = None, *,
             master_seed: int | None = None, policy: str = "net",
             dice: str | tuple[int, int] | None = None, plies: int = 1,
-            errors: str = "raise") -> pd.DataFrame:
+            move_filter: str | None = None, errors: str = "raise") -> pd.DataFrame:
     """What ``bgcli batch`` gives for ``positions``, as a DataFrame (see the module docstring).
 
     ``rollout``: roll every position out with these settings (their ``seed`` is ignored: each
@@ -70,9 +71,10 @@ def analyse(positions, rollout: RolloutSettings | None = None, *,
     (and kept in the ``master_seed`` column) if None. ``policy``: the evaluator without a
     rollout (with one, the rollout's policy is). ``dice``: a roll (``"31"`` or ``(3, 1)``)
     whose best play is wanted for positions that have none rolled. ``plies``: the
-    evaluator's lookahead, 0 or 1. ``errors``: "raise" or "skip" (see the module docstring).
+    evaluator's lookahead, 0 to 3, and ``move_filter`` the move filter that ranks the
+    plays (``bgcli.search``: a preset's name or stages; None: gnubg's normal). ``errors``: "raise" or "skip" (see the module docstring).
     """
-    plan = _plan(rollout, master_seed, policy, dice, plies)
+    plan = _plan(rollout, master_seed, policy, dice, plies, move_filter)
     return _frame(_rows(_entries(positions), plan, errors), plan.column_types())
 
 
@@ -131,19 +133,20 @@ def read_batch(path) -> pd.DataFrame:
 # ---------------------------------------------------------------------------- pieces
 
 
-def _plan(rollout, master_seed, policy, dice, plies) -> AnalysisPlan:
+def _plan(rollout, master_seed, policy, dice, plies, move_filter=None) -> AnalysisPlan:
     """The plan ``bgcli batch`` would make of the same options; bad ones raise BgcliError."""
     roll = _dice(dice)
     settings = rollout if rollout is not None else RolloutSettings(policy=policy)
     problems = settings.problems()
-    if plies not in (0, 1):
-        problems.append(f"plies must be 0 or 1, not {plies!r}")
+    if plies not in search.PLIES:
+        problems.append(f"plies must be 0, 1, 2 or 3, not {plies!r}")
     if problems:
         raise BgcliError("; ".join(problems))
     if master_seed is None:
         master_seed = draw_seed() if rollout is not None else 0
     return AnalysisPlan(rollout=rollout, master_seed=master_seed if rollout is not None else 0,
-                        policy=settings.policy, dice=roll, plies=plies)
+                        policy=settings.policy, dice=roll, plies=plies,
+                        move_filter=search.move_filter(move_filter).name)
 
 
 def _dice(dice) -> tuple[int, int] | None:

@@ -51,7 +51,8 @@ CUBE_COLUMNS = [
 ]
 PLAY_COLUMNS = [("best_play", "str"), ("best_play_equity", "float"), ("best_play_dice", "str")]
 DECISION_COLUMNS = [*CUBE_COLUMNS, *PLAY_COLUMNS, ("evaluator_policy", "str"),
-                    ("evaluator_plies", "int"), ("dice_option", "str")]
+                    ("evaluator_plies", "int"), ("evaluator_filter", "str"),
+                    ("dice_option", "str")]
 TAIL_COLUMNS = [("net", "str"), ("bgcli_version", "str"), ("elapsed_seconds", "float")]
 
 

@@ -53,18 +53,16 @@ def play_coefficients(score: MatchScore | None) -> np.ndarray:
 
 
 def rank_plays_at(position: Position, dice: tuple[int, int], policy: str = "net",
-                  plies: int = 0, score: MatchScore | None = None) -> list[RankedPlay]:
-    """``rank_plays``, at a match score re-sorted by the score's EMG (each play's ``equity``
-    then being its EMG). Exact at 0 ply; at 1 ply the lookahead still picks the opponent's
-    replies by money equity.
-    TODO(merge with search): pass ``values=play_coefficients(score)`` to ``rank_plays``."""
-    ranked = rank_plays(position, dice, policy, plies)
+                  plies: int = 0, score: MatchScore | None = None,
+                  move_filter=None) -> list[RankedPlay]:
+    """``rank_plays`` by the score's values: cubeless money equity, or at a match ``score``
+    gnubg's normalised match equity (EMG), the mover's for its plays and the opponent's
+    for its replies in the lookahead, each play's ``equity`` then being its EMG."""
     if score is None:
-        return ranked
-    c = play_coefficients(score)
-    valued = [RankedPlay(r.play, r.probabilities, float(c[0] + c[1:] @ r.probabilities))
-              for r in ranked]
-    return sorted(valued, key=lambda r: -r.equity)  # stable: ties keep the evaluator's order
+        return rank_plays(position, dice, policy, plies, move_filter)
+    values = np.stack([play_coefficients(score), play_coefficients(score.swapped())])
+    ranked = rank_plays(position, dice, policy, plies, move_filter, values)
+    return [replace(r, equity=r.value) for r in ranked]
 
 
 def _mover_side(probabilities: np.ndarray) -> np.ndarray:
@@ -93,6 +91,7 @@ class Candidate:
     mwc_se: float | None = None
     mwc_difference: float | None = None
     mwc_difference_se: float | None = None
+    evaluator_plies: int = 0  # the depth the evaluator reached (the filter may stop it early)
 
     def row(self) -> dict:
         row = {"rank": self.rank, "play": self.play, "equity": self.equity,
@@ -104,7 +103,8 @@ class Candidate:
         for name, mean, se in zip(OUTPUT_NAMES, self.probabilities, self.standard_errors):
             row[name] = float(mean)
             row[f"{name}_se"] = float(se)
-        row.update(evaluator_equity=self.evaluator_equity, games=self.games,
+        row.update(evaluator_equity=self.evaluator_equity,
+                   evaluator_plies=self.evaluator_plies, games=self.games,
                    result_id=self.result_id)
         return row
 
@@ -129,22 +129,23 @@ def _evaluated(rank: int, ranked: RankedPlay) -> Candidate:
                      result_id=ranked.play.result.swapped().position_id(),
                      evaluator_equity=ranked.equity, probabilities=ranked.probabilities,
                      standard_errors=np.full(5, math.nan), equity=ranked.equity,
-                     equity_se=math.nan)
+                     equity_se=math.nan, evaluator_plies=ranked.plies)
 
 
 def best_plays(position: Position, dice: tuple[int, int], candidates: int = 5,
                settings: RolloutSettings | None = RolloutSettings(),
                progress_for: Callable[[int, int, str], Callable | None] | None = None,
                policy: str = "net", plies: int = 0,
-               score: MatchScore | None = None) -> BestPlays:
+               score: MatchScore | None = None, move_filter=None) -> BestPlays:
     """Rank every play of ``dice`` by the evaluator (``settings.policy``) at ``plies`` of
-    lookahead, then roll out the best ``candidates`` with common random numbers
-    (``settings`` None: evaluation only by ``policy``, every play listed).
+    lookahead through ``move_filter`` (``bgcli.search``; None: gnubg's normal), then roll
+    out the best ``candidates`` with common random numbers (``settings`` None: evaluation
+    only by ``policy``, every play listed).
     ``progress_for(k, n, play)`` may return a rollout progress callback. At a match
     ``score`` plays are ranked and rolled out in cubeless MWC, equities given in EMG (the
     rollouts' games are still played by cubeless money checker play)."""
     policy = settings.policy if settings is not None else policy
-    ranked = rank_plays_at(position, dice, policy, plies, score)
+    ranked = rank_plays_at(position, dice, policy, plies, score, move_filter)
     if not ranked:
         return BestPlays(position.position_id(), tuple(dice), [], 0, settings, score=score)
     if settings is None or candidates <= 0:

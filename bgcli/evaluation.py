@@ -9,7 +9,7 @@ equity is cubeless money equity.
 from __future__ import annotations
 
 import functools
-import threading
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,6 +18,7 @@ from .errors import BgcliError
 from .moves import Play, legal_plays
 from .notation.dice import Dice
 from .position import Position
+from . import search
 
 
 def policy_code(policy: str, bearoff: bool = True) -> tuple[int, np.ndarray]:
@@ -143,50 +144,60 @@ def cubeless_equity(probs) -> float:
     return float(2.0 * probs[0] - 1.0 + probs[1] - probs[3] + probs[2] - probs[4])
 
 
-#: Lookahead depths the evaluator offers: 0 (static) and 1 (gnubg's 1-ply, see kernels.rank).
-PLIES = (0, 1)
+#: Lookahead depths the evaluator offers: 0 (static) to 3 (gnubg's n-ply, see kernels.search).
+PLIES = search.PLIES
 
 
 def _check_plies(plies: int) -> None:
     if plies not in PLIES:
-        raise BgcliError(f"plies must be 0 or 1, not {plies}")
+        raise BgcliError(f"plies must be 0, 1, 2 or 3, not {plies}")
 
 
-_thread = threading.local()
+def value_coefficients(values=None) -> np.ndarray:
+    """The (2, 6) linear value functions the search maximises (``bgcli.kernels.search``):
+    row 0 the root player's, row 1 the opponent's, ``value = c[0] + c[1:6] . probs`` of
+    the side's own five probabilities. None: cubeless money equity for both. One row of 6
+    is used for both sides."""
+    from .kernels.search import MONEY_VALUES
+
+    if values is None:
+        return MONEY_VALUES.copy()
+    array = np.array(values, dtype=float)
+    if array.shape == (6,):
+        array = np.stack([array, array])
+    if array.shape != (2, 6) or not np.isfinite(array).all():
+        raise BgcliError(f"values must be 6 finite coefficients or (2, 6) of them, "
+                         f"not shape {array.shape}")
+    return np.ascontiguousarray(array)
 
 
-def _lookahead_buffers() -> tuple:
-    """The move-generation arrays of the 1-ply lookahead (about 330 KB), made once per
-    thread rather than on every evaluation."""
-    if not hasattr(_thread, "buffers"):
-        from .kernels.movegen import new_buffers
-
-        _thread.buffers = new_buffers()
-    return _thread.buffers
-
-
-def position_probabilities(position: Position, policy: str = "net",
-                           plies: int = 0) -> np.ndarray:
-    """The evaluator's five probabilities for the player on roll, at ``plies`` (0 or 1)."""
-    from .kernels.rank import probabilities_at
+def position_probabilities(position: Position, policy: str = "net", plies: int = 0,
+                           values=None) -> np.ndarray:
+    """The evaluator's five probabilities for the player on roll, at ``plies`` (0..3): for
+    each roll, the play the mover values most (``values``: see ``value_coefficients``) at
+    0 ply, the result looked at one ply less, averaged over the 21 rolls. No move filter
+    applies: each ply's choice is the static one, as gnubg's."""
+    from .kernels.search import root_probabilities
 
     _check_plies(plies)
     position.validated()
-    code, params = policy_code(policy, bearoff=_needs_bearoff(position))
+    code, params = policy_code(policy, bearoff=_needs_bearoff(position, plies))
     out = np.zeros(5)
-    probabilities_at(np.array(position.board, dtype=np.int8), plies, code, params,
-                     _lookahead_buffers(), out)
+    root_probabilities(np.array(position.board, dtype=np.int8), plies,
+                       value_coefficients(values), code, params, params, False, out)
     return out
 
 
-def _needs_bearoff(position: Position) -> bool:
+def _needs_bearoff(position: Position, plies: int = 1) -> bool:
     """Whether the position or one a ply or two after it can be in a bear-off table
     (loading them takes a second or two, so they are loaded only then): both sides have at
     most the two-sided table's number of checkers left, a number no play or hit ever
     raises, or each side is all home or one roll from it (at most 4 checkers outside,
-    at most 24 pips from home)."""
+    at most 24 pips from home). A search to 2 ply or more always loads them."""
     from .kernels.evaluate import TWOSIDED_CHECKERS
 
+    if plies >= 2:
+        return True  # too many positions ahead to rule out: load them (once a process)
     board = position.board
     left = board.sum(axis=1)
     if left.max() <= TWOSIDED_CHECKERS:
@@ -198,28 +209,42 @@ def _needs_bearoff(position: Position) -> bool:
 
 @dataclass(frozen=True)
 class RankedPlay:
-    """A legal play with the evaluator's probabilities after it, from the mover's side."""
+    """A legal play with the evaluator's probabilities after it, from the mover's side,
+    evaluated at ``plies`` (less than asked when the move filter dropped it earlier);
+    ``value``: the search's value of them (cubeless money equity unless other ``values``
+    were given), ``equity``: their cubeless money equity."""
 
     play: Play
     probabilities: np.ndarray
     equity: float
+    plies: int = 0
+    value: float = math.nan
 
 
-def rank_plays(position: Position, dice: Dice | tuple[int, int],
-               policy: str = "net", plies: int = 0) -> list[RankedPlay]:
-    """Every legal play of ``dice``, best first by the evaluator's cubeless equity at
-    ``plies`` (0 or 1) of lookahead (ties keep the move generator's order). Empty when no
-    checker can move."""
-    from .kernels.rank import score_boards
+def rank_plays(position: Position, dice: Dice | tuple[int, int], policy: str = "net",
+               plies: int = 0, move_filter=None, values=None) -> list[RankedPlay]:
+    """Every legal play of ``dice``, best first by the search at ``plies`` (0..3) through
+    ``move_filter`` (``bgcli.search.move_filter``'s spec or a ``MoveFilter``; None:
+    gnubg's "normal"): the plays evaluated deepest first, each depth by value (ties keep
+    the move generator's order). ``values``: the linear value functions of the two sides
+    (``value_coefficients``; None: money). Empty when no checker can move."""
+    from .kernels.search import rank_search
+    from .search import move_filter as filter_of
 
     _check_plies(plies)
+    stages = filter_of(move_filter).rows(plies)
+    coefficients = value_coefficients(values)
     plays = legal_plays(position, dice)
     if not plays:
         return []
-    code, params = policy_code(policy, bearoff=_needs_bearoff(position))
+    code, params = policy_code(policy, bearoff=_needs_bearoff(position, plies))
     boards = np.stack([play.result.board for play in plays]).astype(np.int8)
     scores = np.zeros((len(plays), 5))
-    score_boards(len(plays), plies, code, params, boards, _lookahead_buffers(), scores)
-    ranked = [RankedPlay(play, scores[i], cubeless_equity(scores[i])) for i, play in enumerate(plays)]
-    order = sorted(range(len(ranked)), key=lambda i: -ranked[i].equity)
+    depth = np.zeros(len(plays), dtype=np.int64)
+    rank_search(len(plays), boards, plies, stages, coefficients, code, params, params, False,
+                scores, depth)
+    ranked = [RankedPlay(play, scores[i], cubeless_equity(scores[i]), int(depth[i]),
+                         float(coefficients[0, 0] + coefficients[0, 1:] @ scores[i]))
+              for i, play in enumerate(plays)]
+    order = sorted(range(len(ranked)), key=lambda i: (-ranked[i].plies, -ranked[i].value))
     return [ranked[i] for i in order]

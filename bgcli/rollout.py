@@ -67,6 +67,10 @@ class RolloutSettings:
     stop_se: float | None = None  # stop once the equity's SE is below this...
     min_games: int = 324  # ...after at least this many games
     threads: int | None = None  # None: all cores
+    # each play chosen by the n-ply search (bgcli.kernels.search) through the move filter
+    # (bgcli.search); cubeful rollouts decide the cube at that depth too. 0: greedy, 0-ply
+    checker_plies: int = 0
+    move_filter: str = "normal"
 
     def with_seed(self) -> "RolloutSettings":
         """These settings with a concrete seed (a fresh random one if none was given)."""
@@ -91,6 +95,11 @@ class RolloutSettings:
             problems.append(f"the standard error to stop at must be positive, not {self.stop_se}")
         if self.threads is not None and self.threads < 1:
             problems.append(f"threads must be at least 1, not {self.threads}")
+        if self.checker_plies not in CHECKER_PLIES:
+            problems.append(f"checker plies must be 0, 1 or 2, not {self.checker_plies}")
+        elif self.checker_plies and self.policy == "random":
+            problems.append("the random policy plays at random: it has no checker plies")
+        problems += _filter_problems(self.move_filter)
         if self.cubeful and self.variance_reduction:
             problems.append("variance reduction measures cubeless luck: it cannot be combined "
                             "with cubeful rollouts")
@@ -98,6 +107,21 @@ class RolloutSettings:
         if self.seed is not None and not 0 <= self.seed < 2**63:
             problems.append(f"seed must be 0 .. 2**63-1, not {self.seed}")
         return problems
+
+
+#: The depths a rollout's checker play can search (gnubg's rollouts offer 0..2 as well).
+CHECKER_PLIES = (0, 1, 2)
+
+
+def _filter_problems(spec: str) -> list[str]:
+    from .errors import BgcliError
+    from .search import move_filter
+
+    try:
+        move_filter(spec)
+    except BgcliError as exc:
+        return [str(exc)]
+    return []
 
 
 @dataclass
@@ -264,6 +288,8 @@ def _playout_settings(settings: RolloutSettings, policy: int, cube_owner: str,
                             variance_reduction=settings.variance_reduction,
                             bearoff_truncation=settings.bearoff_truncation,
                             cubeful=settings.cubeful, cube_owner=CUBE_OWNERS[cube_owner],
+                            checker_plies=settings.checker_plies,
+                            move_filter=_filter_stages(settings),
                             **({"jacoby": jacoby} | match))
 
 
@@ -289,6 +315,13 @@ def check_match_score(score: MatchScore, cube_owner: str) -> None:
         raise MatchError("the Crawford game needs a side 1-away")
     if score.crawford and (score.cube_value != 1 or cube_owner != "centred"):
         raise MatchError("the cube is not turned in the Crawford game")
+
+
+def _filter_stages(settings: RolloutSettings) -> np.ndarray:
+    """The filter's first two stages (all a rollout at 2 ply or less reads)."""
+    from .search import move_filter
+
+    return move_filter(settings.move_filter).rows(2)
 
 
 def rollout(position: Position, settings: RolloutSettings = RolloutSettings(),

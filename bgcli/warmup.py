@@ -2,10 +2,11 @@
 
 numba compiles a kernel the first time it runs and caches it on disk (``bgcli.kernels``):
 the first ``bgcli rollout`` after an install spends about a minute compiling. ``compile_all``
-runs each kernel once on a small input — move generation, the evaluators at 0 and 1 ply,
-rollouts with every policy (plain, variance-reduced, cubeful), the bear-off databases and
-self-play training — so that the cache holds them all and every later command starts warm.
-``compiled_before`` tells whether the cache already holds kernels of this bgcli.
+runs each kernel once on a small input — move generation, the evaluators and the search at
+0 to 2 ply, rollouts with every policy (plain, variance-reduced, cubeful, plays searched at
+1 ply), the bear-off databases and self-play training — so that the cache holds them all
+and every later command starts warm. ``compiled_before`` tells whether the cache already
+holds kernels of this bgcli.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def compiled_before(kernel: str | None = None) -> bool:
 #: ``python -m bgcli.bench.startup --cold`` times them again.
 COMPILES = {
     "moves": ("move generation", "movegen.generate_plays", 25),
-    "evaluator": ("move generation and the evaluators", "rank.score_boards", 45),
+    "evaluator": ("move generation and the evaluators", "search.rank_search", 45),
     "rollout": ("move generation, the evaluators and the playouts", "playout.play_trials", 70),
     "train": ("self-play training", "selfplay.train_games", 90),
 }
@@ -57,7 +58,7 @@ def _steps() -> list[tuple[str, Callable[[], object]]]:
 
     def evaluators():
         for policy in ("net", "heuristic", "random"):
-            for plies in (0, 1):
+            for plies in (0, 1, 2):
                 rank_plays(middle, (3, 1), policy, plies)
                 position_probabilities(bearoff, policy, plies)
 
@@ -69,6 +70,10 @@ def _steps() -> list[tuple[str, Callable[[], object]]]:
                 rollout(middle, settings)
                 rollout(bearoff, settings)
             rollout(middle, RolloutSettings(trials=8, seed=1, policy=policy, cubeful=True))
+            if policy != "random":  # plays searched at 1 ply (bgcli rollout --checker-plies)
+                for cubeful in (False, True):
+                    rollout(middle, RolloutSettings(trials=2, seed=1, policy=policy, truncate=2,
+                                                    checker_plies=1, cubeful=cubeful))
 
     def training():
         state = train(TrainSettings(games=1, batch=1, check_every=10**9), progress=None)

@@ -94,8 +94,10 @@ def test_bad_positions_raise_by_default_and_are_listed_with_skip():
 
 
 def test_bad_settings_raise_one_clear_error():
-    with pytest.raises(bgcli.BgcliError, match="plies must be 0 or 1"):
-        bgcli.analyse(POSITIONS, plies=2)
+    with pytest.raises(bgcli.BgcliError, match="plies must be 0, 1, 2 or 3"):
+        bgcli.analyse(POSITIONS, plies=4)
+    with pytest.raises(bgcli.BgcliError, match="move filter must be one of"):
+        bgcli.analyse(POSITIONS, move_filter="wide")
     with pytest.raises(bgcli.BgcliError, match="policy must be one of"):
         bgcli.analyse(POSITIONS, policy="strong")
 

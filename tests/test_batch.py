@@ -399,7 +399,7 @@ def test_decision_columns_come_after_the_rollout_columns():
     assert names == ["cube_action", "cubeful_equity", "no_double", "double_take", "double_pass",
                      "take_point", "cube_efficiency", "cube_source", "best_play",
                      "best_play_equity", "best_play_dice", "evaluator_policy", "evaluator_plies",
-                     "dice_option"]
+                     "evaluator_filter", "dice_option"]
     tail = [name for name, _ in TAIL_COLUMNS]
     with_rollout = columns(BatchPlan(rollout=RolloutSettings()))
     assert with_rollout[-len(names) - len(tail):] == names + tail

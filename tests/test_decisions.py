@@ -94,13 +94,19 @@ def test_one_ply_is_exact_where_the_game_is_decided():
 
 
 def test_rank_plays_at_one_ply_scores_each_result_at_one_ply():
-    ranked = rank_plays(START, (6, 2), plies=1)
+    ranked = rank_plays(START, (6, 2), plies=1, move_filter="99:9")  # every play at 1 ply
     assert [r.equity for r in ranked] == sorted((r.equity for r in ranked), reverse=True)
+    assert {r.plies for r in ranked} == {1}
     for r in ranked[:4]:
         theirs = position_probabilities(r.play.result.swapped(), plies=1)
         assert r.equity == pytest.approx(-cubeless_equity(theirs), abs=1e-12)
-    with pytest.raises(BgcliError, match="plies must be 0 or 1"):
-        rank_plays(START, (6, 2), plies=2)
+    # gnubg's normal filter: up to 8 plays within 0.16 of the best go on to 1 ply, first
+    filtered = rank_plays(START, (6, 2), plies=1)
+    deep = [r for r in filtered if r.plies == 1]
+    assert 1 <= len(deep) <= 8 and filtered[:len(deep)] == deep
+    assert filtered[0].play == ranked[0].play
+    with pytest.raises(BgcliError, match="plies must be 0, 1, 2 or 3"):
+        rank_plays(START, (6, 2), plies=4)
 
 
 def test_evaluate_only_lists_all_plays_with_differences():
@@ -305,8 +311,10 @@ def test_best_command_errors(capsys):
     assert code == 2 and "give the dice" in err
     code, _, err = run(capsys, "best", "nonsense!", "31")
     assert code == 1 and err.count("\n") == 1
-    code, _, err = run(capsys, "best", "4HPwATDgc/ABMA", "31", "--plies", "2")
+    code, _, err = run(capsys, "best", "4HPwATDgc/ABMA", "31", "--plies", "4")
     assert code == 2 and "--plies" in err
+    code, _, err = run(capsys, "best", "4HPwATDgc/ABMA", "31", "--filter", "wide")
+    assert code == 2 and "--filter" in err and err.count("\n") == 1
 
 
 def test_cube_command(capsys):

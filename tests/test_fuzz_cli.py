@@ -64,6 +64,9 @@ POOLS = {
     "--scheduler": ["not an address", "tcp://", "tcp://host:notaport"],
     "--rows": ["player", "decision", "bogus"], "--file-format": ["csv", "jsonl", "parquet", "xml"],
     "--worst": ["1", "3", "0", "x"],
+    # 1 and 2 ply rollouts take minutes even at 36 games: only the cheap and the refused here
+    "--checker-plies": ["0", "3", "-1", "x"],
+    "--filter": ["normal", "tiny", "2:0.1", "8:0.16,-,2:0.04", "bogus", "", "1:x", "0:0.1"],
 }
 ARGUMENTS = {  # positional argument name -> values
     "position": POSITIONS, "positions": POSITIONS, "dice": DICE + [None],

@@ -19,7 +19,8 @@ from .layout import cell_text, journal_path
 # what must match for --resume to append to a file: everything that changes the numbers
 SETTING_COLUMNS = ("trials", "policy", "truncate", "variance_reduction", "quasi_random",
                    "bearoff_truncation", "initial", "stop_se", "min_games", "master_seed",
-                   "evaluator_policy", "evaluator_plies", "dice_option", "net", "bgcli_version")
+                   "evaluator_policy", "evaluator_plies", "evaluator_filter",
+                   "dice_option", "net", "bgcli_version")
 
 
 @dataclass

@@ -69,7 +69,10 @@ _RESULT = re.compile(
     re.S)
 
 
-def gnubg_rollout(path: str, position_id: str, trials: int, seed: int, vr: bool) -> dict:
+def gnubg_rollout(path: str, position_id: str, trials: int, seed: int, vr: bool,
+                  plies: int = 0) -> dict:
+    """gnubg's rollout (see the module docstring), each play at ``plies`` (its default move
+    filter, normal, above 0)."""
     setup = [
         "set threads 1",
         "set jacoby off",
@@ -77,7 +80,9 @@ def gnubg_rollout(path: str, position_id: str, trials: int, seed: int, vr: bool)
         "set rollout chequerplay cubeful off",
         "set rollout player 0 chequerplay cubeful off",
         "set rollout player 1 chequerplay cubeful off",
-        "set rollout chequerplay plies 0",
+        f"set rollout chequerplay plies {plies}",
+        f"set rollout player 0 chequerplay plies {plies}",
+        f"set rollout player 1 chequerplay plies {plies}",
         "set rollout truncation enable off",
         "set rollout bearofftruncation exact off",
         "set rollout bearofftruncation onesided off",
@@ -114,11 +119,11 @@ def gnubg_rollout(path: str, position_id: str, trials: int, seed: int, vr: bool)
 
 
 def bgcli_rollout(position: Position, trials: int, seed: int, vr: bool, threads: int,
-                  repeat: int, policy: str) -> dict:
+                  repeat: int, policy: str, plies: int = 0) -> dict:
     # every game played to the end, as gnubg is told to (no bear-off truncation)
     settings = RolloutSettings(trials=trials, seed=seed, policy=policy, truncate=0,
                                variance_reduction=vr, quasi_random=True,
-                               bearoff_truncation=False, threads=threads)
+                               bearoff_truncation=False, threads=threads, checker_plies=plies)
     times, result = [], None
     for _ in range(repeat):
         began = time.perf_counter()

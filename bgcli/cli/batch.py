@@ -15,10 +15,11 @@ import typer
 
 from ..batch import CLUSTER_TIMEOUT
 from .common import announce_compiling, app, parse_dice_option, sigterm_as_interrupt
-from .options import (BearoffTruncationOption, InitialOption, MasterSeedOption, MinGamesOption,
-                      OldSeedOption, PliesOption, PolicyOption, QuasiRandomOption, StopSeOption,
-                      ThreadsOption, TrialsOption, TruncateOption, VarianceReductionOption,
-                      given_options, master_seed_option, rollout_settings)
+from .options import (BearoffTruncationOption, FilterOption, InitialOption, MasterSeedOption,
+                      MinGamesOption, OldSeedOption, PliesOption, PolicyOption,
+                      QuasiRandomOption, StopSeOption, ThreadsOption, TrialsOption,
+                      TruncateOption, VarianceReductionOption, filter_option, given_options,
+                      master_seed_option, rollout_settings)
 from .inputs import InputError
 from .progress import Progress
 
@@ -155,6 +156,7 @@ def batch(
     dice: Optional[str] = typer.Option(None, "--dice", "-d", metavar="DICE",
                                        help="A roll, e.g. 31: the best play for it is given for every position that has no dice rolled (a position's own rolled dice win)."),
     plies: int = PliesOption,
+    move_filter: Optional[str] = FilterOption,
     threads: Optional[int] = ThreadsOption,
     scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS",
                                             help="Run on a Dask cluster, e.g. tcp://10.0.0.5:8786 (see docs/batch.md). Same numbers; rows in the order they finish."),
@@ -167,6 +169,7 @@ def batch(
     """
     fmt = _output_format(output, fmt, resume, overwrite)
     roll = parse_dice_option(dice)
+    move_filter = filter_option(move_filter)
     settings = _rollout_settings(with_rollout, policy, trials=trials, truncate=truncate,
                                  variance_reduction=variance_reduction, quasi_random=quasi_random,
                                  bearoff_truncation=bearoff_truncation, initial=initial,
@@ -180,7 +183,7 @@ def batch(
     master_seed = master_seed_option(master_seed, old_seed, "batch")  # last: its note is no error
     with _output_lock(output, fmt):
         done, plan = _resumed_and_plan(output, fmt, resume, overwrite, settings, master_seed,
-                                       roll, policy, plies)
+                                       roll, policy, plies, move_filter)
         total, items = _collection(collection)
         timeout = cluster_timeout if cluster_timeout is not None else CLUSTER_TIMEOUT
         client = _client(scheduler, timeout)
@@ -221,7 +224,8 @@ def _output_lock(output: Optional[Path], fmt: BatchFormat):
         lock.release()
 
 
-def _resumed_and_plan(output, fmt, resume, overwrite, settings, given_seed, roll, policy, plies):
+def _resumed_and_plan(output, fmt, resume, overwrite, settings, given_seed, roll, policy, plies,
+                      move_filter="normal"):
     """What OUT already holds (None unless --resume) and the plan of this run, checked against
     each other; an OUT that is there without --resume or --overwrite is a usage error."""
     from ..analysis import AnalysisPlan
@@ -247,7 +251,7 @@ def _resumed_and_plan(output, fmt, resume, overwrite, settings, given_seed, roll
         plan = AnalysisPlan(rollout=settings, master_seed=master_seed,
                             policy=settings.policy if settings is not None else policy,
                             dice=(max(roll), min(roll)) if roll is not None else None,
-                            plies=plies)
+                            plies=plies, move_filter=move_filter)
         policy_net(plan.evaluator_policy)  # unreadable $BGCLI_WEIGHTS: one error, not one a row
         if done is not None:
             check_resumable(done, plan, output)

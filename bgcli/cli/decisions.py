@@ -12,9 +12,9 @@ import typer
 from ..errors import BgcliError, OutputError
 from .common import FormatOption, announce_compiling, app, check_writable, dice_for
 from .output import OutputFormat, emit, plus_minus
-from .options import (BearoffTruncationOption, PliesOption, PolicyOption, QuasiRandomOption,
-                      SeedOption, ThreadsOption, TrialsOption, TruncateOption,
-                      VarianceReductionOption, rollout_settings)
+from .options import (BearoffTruncationOption, DecisionPliesOption, FilterOption, PolicyOption,
+                      QuasiRandomOption, SeedOption, ThreadsOption, TrialsOption,
+                      TruncateOption, VarianceReductionOption, filter_option, rollout_settings)
 from .rollout import _RolloutProgress
 
 PositionArgument = typer.Argument(..., help="A Position ID, POSITIONID:MATCHID or XGID.")
@@ -31,13 +31,17 @@ def _settings(trials, seed, threads, truncate, variance_reduction, quasi_random,
                             cubeful=cubeful).with_seed()
 
 
-def _settings_columns(settings, policy: str = "net", plies: int | None = None) -> dict:
+def _settings_columns(settings, policy: str = "net", plies: int | None = None,
+                      move_filter: str | None = None) -> dict:
     """The settings behind a result: the rollout's, or with none the evaluator's (``plies``
-    of lookahead, where the evaluator ranked or decided)."""
+    of lookahead, where the evaluator ranked or decided, and the ``move_filter`` that
+    ranked the plays)."""
     from .. import __version__
     from ..evaluation import policy_net
 
     evaluator = {} if plies is None else {"plies": plies}
+    if move_filter is not None:
+        evaluator["move_filter"] = move_filter
     if settings is None:
         return {"policy": policy, "trials": 0} | evaluator \
             | {"net": policy_net(policy), "bgcli_version": __version__}
@@ -68,7 +72,8 @@ def best(
     dice: Optional[str] = typer.Argument(None, help="The roll, e.g. 31; optional when the Match ID or XGID holds rolled dice (given, it replaces them, with a note on stderr)."),
     candidates: int = typer.Option(5, "--candidates", "-c", min=1, help="How many of the evaluator's best plays to roll out."),
     evaluate_only: bool = typer.Option(False, "--evaluate-only", help="No rollouts: every legal play ranked by the evaluator."),
-    plies: int = PliesOption,
+    plies: int = DecisionPliesOption,
+    move_filter: Optional[str] = FilterOption,
     chart: Optional[Path] = typer.Option(None, "--chart", help="Also draw the candidates' equities with 95% intervals to this .png or .svg file."),
     trials: Optional[int] = TrialsOption,
     seed: Optional[int] = SeedOption,
@@ -80,7 +85,7 @@ def best(
     policy: str = PolicyOption,
     fmt: OutputFormat = FormatOption,
 ) -> None:
-    """The best play for a roll: every legal play ranked by the evaluator (1-ply by default), then the top candidates rolled out with the same dice for each (common random numbers); equity, difference to the best with its standard error, and the five rates from the mover's side. At a match score (Match ID or XGID) plays are ranked in cubeless match winning chances, equities in EMG with the MWC beside them.
+    """The best play for a roll: every legal play ranked by the evaluator (1-ply through gnubg's normal move filter by default), then the top candidates rolled out with the same dice for each (common random numbers); equity, difference to the best with its standard error, and the five rates from the mover's side. At a match score (Match ID or XGID) plays are ranked in cubeless match winning chances, equities in EMG with the MWC beside them.
 
     Example:  bgcli best 4HPwATDgc/ABMA 21 --candidates 4 --trials 1296 --seed 1
     """
@@ -89,6 +94,7 @@ def best(
 
     if chart is not None:
         check_writable(chart, "--chart", (".png", ".svg"))
+    move_filter = filter_option(move_filter)
     situation = parse_situation(position)
     rolled = dice_for(situation, dice)
     settings = None if evaluate_only else _settings(trials, seed, threads, truncate,
@@ -105,13 +111,14 @@ def best(
     announce_compiling("evaluator" if settings is None else "rollout")
     try:
         result = best_plays(situation.position, tuple(rolled), candidates, settings, progress_for,
-                            policy=policy, plies=plies, score=match_score(situation))
+                            policy=policy, plies=plies, score=match_score(situation),
+                            move_filter=move_filter)
     finally:
         for bar in bars:
             bar.close()
     common = {"position_id": result.position_id, "dice": f"{rolled[0]}{rolled[1]}",
               "legal_plays": result.legal_plays, "score": result.score_name} \
-        | _settings_columns(result.settings, policy, plies)
+        | _settings_columns(result.settings, policy, plies, move_filter)
     rows = [common | c.row() for c in result.candidates]
     if not rows:
         typer.echo(f"bgcli: no legal play for {rolled[0]}{rolled[1]}", err=True)
@@ -171,7 +178,7 @@ def cube(
     cubeful: bool = typer.Option(False, "--cubeful", help="Roll out No double and Double/take cubefully (cube decisions inside the games, same dice for both) instead of applying Janowski's model to cubeless rates; at a match score in match winning chances, with the Crawford rule."),
     jacoby: Optional[bool] = typer.Option(None, "--jacoby/--no-jacoby", help="Money play: gammons count only once the cube is turned (default: as the Match ID says; off for a bare Position ID)."),
     efficiency: Optional[float] = typer.Option(None, "--efficiency", min=0.0, max=1.0, help="Cube efficiency x of Janowski's model (default: gnubg's by position class: 0.68 contact, 0.6-0.7 race by pips, 0.6 bear-off)."),
-    plies: int = PliesOption,
+    plies: int = DecisionPliesOption,
     trials: Optional[int] = TrialsOption,
     seed: Optional[int] = SeedOption,
     threads: Optional[int] = ThreadsOption,

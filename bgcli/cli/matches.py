@@ -131,8 +131,8 @@ def _match_texts(paths: list[Path]) -> tuple[list[tuple[str, str]], int]:
 
 def analyse(
     matches: list[Path] = MatchesArgument,
-    plies: int = typer.Option(1, "--plies", min=0, max=1,
-                              help="The evaluator's lookahead for every decision: 1 (default, the deepest fast setting: gnubg's 1-ply) or 0 (static)."),
+    plies: int = typer.Option(1, "--plies", min=0, max=3,
+                              help="The evaluator's lookahead for every decision: 0 (static), 1 (default: gnubg's 1-ply), 2 (gnubg's World class, about 10x slower) or 3; plays go deeper through gnubg's normal move filter."),
     rows: Rows = typer.Option(Rows.player, "--rows",
                               help="player: each player's statistics per match (default); decision: every decision judged."),
     output: Optional[Path] = OutputOption,

@@ -64,16 +64,41 @@ PolicyOption = typer.Option(DEFAULTS.policy, "--policy",
                                  "best-play decisions: net (greedy over the trained neural net, "
                                  "the default; the weights BGCLI_WEIGHTS names, else the shipped "
                                  "ones), heuristic (greedy over a hand-written evaluation) or random.")
-PliesOption = typer.Option(1, "--plies", min=0, max=1,
-                           help="The evaluator's lookahead: 1 (default) averages, over the 21 "
-                                "rolls of the player on roll, the static evaluation after the "
-                                "best play for each (gnubg's 1-ply); 0 is the static evaluation alone.")
+_PLIES_HELP = ("The evaluator's lookahead, 0 to 3 (gnubg's n-ply): n averages, over the 21 "
+               "rolls of the player on roll, the (n-1)-ply evaluation after the static "
+               "evaluator's best play for each; 0 is the static evaluation alone. Plays are "
+               "ranked through --filter. ")
+PliesOption = typer.Option(1, "--plies", min=0, max=3,
+                           help=_PLIES_HELP + "Default 1: a study evaluates every position, and "
+                                "2 ply costs about 10x more a position.")
+#: best and cube would default to 2 ply (gnubg's "World class") once it ranks a roll at least
+#: 3x faster than gnubg's 2-ply hint; measured 1.2x (docs/search.md), so they stay at 1
+DECISION_PLIES = 1
+DecisionPliesOption = typer.Option(DECISION_PLIES, "--plies", min=0, max=3,
+                                   help=_PLIES_HELP + "Default 1, not 2: bgcli's 2 ply ranks a "
+                                        "roll in about 0.15 s on one core, only 1.2x faster than "
+                                        "gnubg's 2-ply hint, short of the 3x that would make it "
+                                        "the default (docs/search.md).")
+FilterOption = typer.Option(None, "--filter", metavar="FILTER",
+                            help="The move filter of the search (gnubg's): which plays go on "
+                                 "to the next ply. A preset, tiny, narrow, normal (default), "
+                                 "large or huge, or one N:THRESHOLD per ply (keep up to N plays "
+                                 "within THRESHOLD of the best; A+N:T keeps the best A and up to "
+                                 "N more; - skips a ply), e.g. 8:0.16,-,2:0.04.")
+
+CheckerPliesOption = typer.Option(None, "--checker-plies", min=0, max=2,
+                                  help="Play every move of every game at this depth (0, the "
+                                       "default, greedy at 0 ply; 1 or 2 search through "
+                                       "--filter, as gnubg's rollouts can); cubeful rollouts "
+                                       "decide the cube at that depth too. About 50x slower "
+                                       "a game at 1 ply.")
 
 # the command-line spelling of each RolloutSettings field, for messages
 OPTION_NAMES = {"trials": "--trials", "seed": "--seed", "threads": "--threads",
                 "truncate": "--truncate", "variance_reduction": "--variance-reduction",
                 "quasi_random": "--quasi-random", "bearoff_truncation": "--bearoff-truncation",
-                "initial": "--initial", "stop_se": "--stop-se", "min_games": "--min-games"}
+                "initial": "--initial", "stop_se": "--stop-se", "min_games": "--min-games",
+                "checker_plies": "--checker-plies", "move_filter": "--filter"}
 
 
 def rollout_settings(*, policy: str = DEFAULTS.policy, cubeful: bool = False,
@@ -87,6 +112,18 @@ def rollout_settings(*, policy: str = DEFAULTS.policy, cubeful: bool = False,
     if problems:
         raise typer.BadParameter("; ".join(problems))
     return settings
+
+
+def filter_option(text: Optional[str]) -> str:
+    """The move filter ``--filter`` names (the preset's name or the stages, normalised), a
+    usage error naming the option when it is not one."""
+    from ..errors import BgcliError
+    from ..search import move_filter
+
+    try:
+        return move_filter(text).name
+    except BgcliError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--filter") from None
 
 
 def given_options(**options) -> list[str]:

@@ -17,10 +17,10 @@ from ..rollout import draw_seed
 from .common import announce_compiling, app, check_writable, report as report_error
 from .inputs import InputError
 from .progress import Progress
-from .options import (DEFAULTS, InitialOption, MasterSeedOption, OldSeedOption, PliesOption,
-                      PolicyOption, QuasiRandomOption, ThreadsOption, TrialsOption,
-                      TruncateOption, VarianceReductionOption, master_seed_option,
-                      rollout_settings)
+from .options import (DEFAULTS, FilterOption, InitialOption, MasterSeedOption, OldSeedOption,
+                      PliesOption, PolicyOption, QuasiRandomOption, ThreadsOption,
+                      TrialsOption, TruncateOption, VarianceReductionOption, filter_option,
+                      master_seed_option, rollout_settings)
 
 _BATCH_OR_COLLECTION = (".csv", ".tsv", ".txt", ".jsonl", ".ndjson", ".json", ".parquet", ".pq")
 
@@ -196,7 +196,7 @@ def chart(
 
 
 def _command_text(source: Path, output: Path, title, rolled: bool, settings, master_seed,
-                  replay: bool, plies: int = 1) -> str:
+                  replay: bool, plies: int = 1, move_filter: str = "normal") -> str:
     """The command that makes this report again (options left at their defaults omitted)."""
     words = ["bgcli", "report", str(source), "-o", str(output)]
     if title:
@@ -205,6 +205,8 @@ def _command_text(source: Path, output: Path, title, rolled: bool, settings, mas
         words += ["--policy", settings.policy]
     if plies != 1:
         words += ["--plies", str(plies)]
+    if move_filter != "normal":
+        words += ["--filter", move_filter]
     if rolled:
         # --seed, the old name of --master-seed: a report says what it said before
         words += ["--trials", str(settings.trials), "--master-seed", str(master_seed)]
@@ -268,6 +270,7 @@ def report(
     plies: int = PliesOption,
     worst: int = typer.Option(10, "--worst", min=1,
                               help="For a match file: how many of the worst decisions to show."),
+    move_filter: Optional[str] = FilterOption,
 ) -> None:
     """Write a study report of a collection, a batch result or a match: an HTML page and its Markdown twin.
 
@@ -290,6 +293,7 @@ def report(
     settings = rollout_settings(trials=trials, threads=threads, truncate=truncate,
                                 variance_reduction=variance_reduction,
                                 quasi_random=quasi_random, initial=initial, policy=policy)
+    move_filter = filter_option(move_filter)
     _check_report_folder(output)
     entries = _read(source)
     if not entries:
@@ -301,7 +305,7 @@ def report(
                               for e in entries)
     try:
         analyse(entries, settings, master_seed, rollouts=rollouts, on_done=progress.done,
-                progress=progress.games, plies=plies)
+                progress=progress.games, plies=plies, move_filter=move_filter)
         if replay:
             for index, entry in enumerate(entries):
                 if entry.games is None and entry.has_rollout and entry.situation is not None:
@@ -320,7 +324,8 @@ def report(
     for entry in entries:
         if entry.error:
             report_error(entry.label or entry.id, entry.error)
-    command = _command_text(source, output, title, rolled, settings, master_seed, replay, plies)
+    command = _command_text(source, output, title, rolled, settings, master_seed, replay, plies,
+                            move_filter)
     typer.echo(f"bgcli report: drawing {len(entries)} positions", err=True)
     try:
         paths = write_report(entries, output, title or f"Study report: {source.name}",

@@ -11,9 +11,10 @@ from ..errors import BgcliError
 
 from .common import (FormatOption, InputOption, announce_compiling, app, no_positions, report,
                      situations)
-from .options import (BearoffTruncationOption, InitialOption, MinGamesOption, PolicyOption,
-                      QuasiRandomOption, SeedOption, StopSeOption, ThreadsOption, TrialsOption,
-                      TruncateOption, VarianceReductionOption, rollout_settings)
+from .options import (BearoffTruncationOption, CheckerPliesOption, FilterOption, InitialOption,
+                      MinGamesOption, PolicyOption, QuasiRandomOption, SeedOption,
+                      StopSeOption, ThreadsOption, TrialsOption, TruncateOption,
+                      VarianceReductionOption, filter_option, rollout_settings)
 from .output import OutputFormat, emit, fits, plus_minus
 from .progress import Progress
 
@@ -140,17 +141,21 @@ def rollout(
     stop_se: Optional[float] = StopSeOption,
     min_games: Optional[int] = MinGamesOption,
     policy: str = PolicyOption,
+    checker_plies: Optional[int] = CheckerPliesOption,
+    move_filter: Optional[str] = FilterOption,
     fmt: OutputFormat = FormatOption,
 ) -> None:
     """Monte Carlo rollout: Win, W(g), W(bg), L(g), L(bg) and cubeless equity for the player on roll, each with its standard error; every row carries the settings (seed included) that reproduce it.
 
-    Example:  bgcli rollout 4HPwATDgc/ABMA --trials 1296 --seed 1
+    Example:  bgcli rollout 4HPwATDgc/ABMA --trials 1296 --seed 1 --checker-plies 1
     """
+    move_filter = None if move_filter is None else filter_option(move_filter)
     settings = rollout_settings(
         trials=trials, seed=seed, policy=policy, truncate=truncate,
         variance_reduction=variance_reduction, quasi_random=quasi_random,
         bearoff_truncation=bearoff_truncation, cubeful=cubeful, initial=initial,
-        stop_se=stop_se, min_games=min_games, threads=threads).with_seed()
+        stop_se=stop_se, min_games=min_games, threads=threads, checker_plies=checker_plies,
+        move_filter=move_filter).with_seed()
     rows, failed, interrupted = _roll_all(positions, input_file, settings)
     if not rows and not failed and not interrupted:
         raise no_positions(positions, input_file)

@@ -36,9 +36,10 @@ from .match_cube import cubeful_mwc, match_doubles_and_takes, mwc_after
 from .dice import next_u64, roll_dice
 from .evaluate import (ONESIDED_SLOT, POLICY_NET, POLICY_RANDOM, both_home, equity, evaluate,
                        table_start, twosided_win)
-from .luck import ROLL_WEIGHTS, ROLLS, roll_values, swap_sides  # noqa: F401  (rank.py imports them from here)
+from .luck import ROLL_WEIGHTS, ROLLS, roll_values, swap_sides  # noqa: F401  (re-exported for scripts)
 from .net import choice_buffers, net_choose, playout_weights
-from .movegen import generate_plays, new_buffers
+from .movegen import MAX_PLAYS, generate_plays, new_buffers
+from .search import MONEY_VALUES, choose_play, node_probabilities, work_buffers
 
 NO_TRUNCATION = 0
 
@@ -63,17 +64,45 @@ class PlayoutSettings(NamedTuple):
     away_opponent: int
     crawford: bool  # this game is the Crawford game: no doubling
     cube_value: int  # the cube's value at the start
+    # each play (and cubeful, each cube decision) at this depth (bgcli.kernels.search), 0 greedy
+    checker_plies: int = 0
+    # the move filter of those plays, stages 0 and 1 (bgcli.kernels.search), as scalars:
+    # numba's parallel loop takes no tuple inside the record
+    accept0: float = 0.0
+    extra0: float = 0.0
+    threshold0: float = 0.0
+    accept1: float = 0.0
+    extra1: float = 0.0
+    threshold1: float = 0.0
 
 
 def playout_settings(policy, initial=False, truncate=NO_TRUNCATION, variance_reduction=False,
                      bearoff_truncation=False, cubeful=False, cube_owner=0,
                      jacoby=False, match=False, away_root=0, away_opponent=0, crawford=False,
-                     cube_value=1) -> PlayoutSettings:
-    """Python helper: a ``PlayoutSettings`` with every field converted to the kernels' type."""
+                     cube_value=1, checker_plies=0, move_filter=None) -> PlayoutSettings:
+    """Python helper: a ``PlayoutSettings`` with every field converted to the kernels' type
+    (``move_filter``: up to two (accept, extra, threshold) stages)."""
+    stages = [0.0] * 6
+    for k, value in enumerate(np.asarray(move_filter if move_filter is not None else [],
+                                         dtype=float).ravel()[:6]):
+        stages[k] = float(value)
     return PlayoutSettings(int(policy), bool(initial), int(truncate), bool(variance_reduction),
                            bool(bearoff_truncation), bool(cubeful), int(cube_owner),
                            bool(jacoby), bool(match), int(away_root), int(away_opponent),
-                           bool(crawford), int(cube_value))
+                           bool(crawford), int(cube_value), int(checker_plies), *stages)
+
+
+@njit(cache=True, nogil=True)
+def search_buffers(settings):
+    """What a playout searching at ``settings.checker_plies`` works with (tiny arrays at 0):
+    the search's buffers, its (2, 3) filter stages, and per-play scores and depths."""
+    needed = settings.checker_plies > 0
+    size = MAX_PLAYS if needed else 1
+    stages = np.zeros((2, 3))
+    stages[0, 0], stages[0, 1], stages[0, 2] = settings.accept0, settings.extra0, settings.threshold0
+    stages[1, 0], stages[1, 1], stages[1, 2] = settings.accept1, settings.extra1, settings.threshold1
+    return (work_buffers(needed), stages, np.empty((size, 5)),
+            np.zeros(size, dtype=np.int64))
 
 
 #: ``met`` for money rollouts, which never read it
@@ -122,13 +151,36 @@ def _choose_play(count, policy, params, weights, state, boards, probs, mover_bes
 
 
 @njit(cache=True, nogil=True)
+def _searched_choice(count, boards, settings, params, weights, search):
+    """The play the filtered search at ``settings.checker_plies`` picks (money values)."""
+    work, stages, scores, depth = search
+    return choose_play(count, boards, settings.checker_plies, stages, MONEY_VALUES,
+                       settings.policy, params, weights, True, work, scores, depth)
+
+
+@njit(cache=True, nogil=True)
+def _cube_probabilities(board, settings, params, weights, search, probs):
+    """The probabilities a cube decision reads: at ``settings.checker_plies``."""
+    if settings.checker_plies > 0:
+        node_probabilities(board, settings.checker_plies, 0, MONEY_VALUES, settings.policy,
+                           params, weights, True, search[0], probs)
+    else:
+        evaluate(board, 1, settings.policy, params, probs)
+
+
+@njit(cache=True, nogil=True)
 def play_trial(board, state, first_rolls, settings, params, weights, buffers, scratch, out,
-               met):
+               met, search):
     """Play one game from ``board`` (modified; row 1 on roll) with ``settings`` (a
     ``PlayoutSettings``) and write the root player's five outcome values, less the summed
     luck with ``settings.variance_reduction``, into ``out``. ``first_rolls`` holds the first
-    two roll indices (0..35, -1 for random ones), ``buffers`` is ``movegen.new_buffers()``
-    and ``scratch`` a (5, 5) float array.
+    two roll indices (0..35, -1 for random ones), ``buffers`` is ``movegen.new_buffers()``,
+    ``scratch`` a (5, 5) float array and ``search`` ``search_buffers(settings)``.
+    With ``settings.checker_plies`` > 0 (not the random policy) each play is the one the
+    filtered n-ply search ranks first (``bgcli.kernels.search.choose_play``, money
+    equity, ``settings.move_filter``), and cubeful decisions read the probabilities at that
+    depth; the luck of variance reduction is still measured at 0 ply (any measure keeps
+    the estimate unbiased).
     With ``settings.bearoff_truncation`` a game ends as soon as both sides are in the
     two-sided bear-off table held in ``params``, scored with its exact chances (gnubg's
     bear-off truncation). The net policy chooses plays with ``weights``
@@ -174,7 +226,7 @@ def play_trial(board, state, first_rolls, settings, params, weights, buffers, sc
         if settings.cubeful and ply > 0:
             mover_owner = _mover_owner(owner, root_on_roll)
             if mover_owner != THEIRS:
-                evaluate(board, 1, policy, params, probs)
+                _cube_probabilities(board, settings, params, weights, search, probs)
                 if settings.match:
                     doubles, takes = _match_cube_action(probs, board, settings, met, cube,
                                                         mover_owner, root_on_roll)
@@ -209,8 +261,11 @@ def play_trial(board, state, first_rolls, settings, params, weights, buffers, sc
                 _add_luck(luck, actual_value, mean_value, root_on_roll)
         # --- the play
         count, _ = generate_plays(board, d1, d2, boards, steps, keys, table, work)
-        choice = _choose_play(count, policy, params, weights, state, boards, probs,
-                              mover_value)
+        if settings.checker_plies > 0 and policy != POLICY_RANDOM and count > 1:
+            choice = _searched_choice(count, boards, settings, params, weights, search)
+        else:
+            choice = _choose_play(count, policy, params, weights, state, boards, probs,
+                                  mover_value)
         mover_done = True
         for index in range(25):
             if boards[choice, 1, index] > 0:
@@ -342,6 +397,7 @@ def play_trials(start, first_trial, n_trials, seed, first_rolls, settings, param
     for block in prange(n_blocks):
         buffers = new_buffers()
         scratch = np.zeros((5, 5))
+        search = search_buffers(settings)
         board = np.empty((2, 25), dtype=np.int8)
         state = np.empty(1, dtype=np.uint64)
         rolls = np.empty(2, dtype=np.int64)
@@ -352,7 +408,7 @@ def play_trials(start, first_trial, n_trials, seed, first_rolls, settings, param
             rolls[0] = first_rolls[t, 0]
             rolls[1] = first_rolls[t, 1]
             cube_out[t] = play_trial(board, state, rolls, settings, params, weights, buffers,
-                                     scratch, out[t], met)
+                                     scratch, out[t], met, search)
 
 
 def rollout_trials(start, first_trial, n_trials, seed, first_rolls, initial, policy, params,

@@ -1,7 +1,7 @@
 """A match judged decision by decision, and each player's statistics, as gnubg's analysis.
 
-Checker plays: every legal play of the roll is ranked by the evaluator (:func:`ranked_plays`,
-the one place deeper searches plug in); at a match score by the cubeless match winning
+Checker plays: every legal play of the roll is ranked by the evaluator's search
+(:func:`ranked_plays`, 0 to 3 plies); at a match score by the cubeless match winning
 chances after each play (the score's gammon and backgammon values through the Kazaross-XG2
 table), in money by cubeless equity. The error is the best play's value minus the played
 one's, in EMG (normalised equity: +1 is winning the cube's value) and, at match play, in MWC.
@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..decisions import cube_decision
+from ..decisions import cube_decision, match_score, rank_plays_at
 from ..evaluation import RankedPlay, cubeless_equity, position_probabilities, rank_plays
 from ..notation.situation import Situation
 from .replay import ANSWER, CHECKER, CUBE, Decision, Match
@@ -42,7 +42,7 @@ SKILL_THRESHOLDS = (("very bad", 0.12), ("bad", 0.06), ("doubtful", 0.03))
 #: gnubg's luck marks: (name, the least luck in EMG), luckiest first; unlucky are negative.
 LUCK_THRESHOLDS = (("very lucky", 0.6), ("lucky", 0.3))
 CLOSE_CUBE = 0.16  # EMG: a cube decision closer than this counts in the cube error rate
-DEFAULT_PLIES = 1  # the deepest fast setting of the evaluator today
+DEFAULT_PLIES = 1  # 2 ply costs about 10x more a decision (docs/search.md)
 
 
 def skill_mark(error: float | None) -> str:
@@ -67,9 +67,10 @@ def luck_mark(luck: float | None) -> str:
 
 def ranked_plays(situation: Situation, dice: tuple[int, int], plies: int,
                  policy: str = "net") -> list[RankedPlay]:
-    """Every play of ``dice``, best first by the evaluator at ``plies``: the one function the
-    analysis asks (deeper searches plug in here)."""
-    return rank_plays(situation.position, dice, policy, plies)
+    """Every play of ``dice``, best first by the search at ``plies`` through gnubg's normal
+    move filter, valued at a match score in match winning chances for both sides (the
+    lookahead's replies too): the one function the analysis asks."""
+    return rank_plays_at(situation.position, dice, policy, plies, match_score(situation))
 
 
 class _Score:

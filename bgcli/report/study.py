@@ -287,7 +287,8 @@ def replay_games(entry: ReportEntry, threads: int | None = None,
     return equities
 
 
-def decision_row(entry: ReportEntry, policy: str, plies: int = 1) -> dict:
+def decision_row(entry: ReportEntry, policy: str, plies: int = 1,
+                 move_filter: str | None = None) -> dict:
     """The decision columns of ``bgcli batch`` for an entry (``bgcli.columns.DECISION_COLUMNS``
     less the option it records): the cube action from the entry's rollout rates when it has
     them, else from the evaluator (``policy`` at ``plies``), null after the roll; the
@@ -299,13 +300,14 @@ def decision_row(entry: ReportEntry, policy: str, plies: int = 1) -> dict:
         rates = recorded_rates(entry.row)
     else:
         rates = evaluator_rates(entry.situation, policy, plies)
-    return decision_values(entry.situation, rates, policy, plies)
+    return decision_values(entry.situation, rates, policy, plies, move_filter=move_filter)
 
 
 def analyse(entries: list[ReportEntry], settings, master_seed: int, rollouts: bool = True,
             on_done: Callable[[int, ReportEntry], None] | None = None,
             progress: Callable[[int, ReportEntry, int, int], None] | None = None,
-            decisions: bool = True, plies: int = 1) -> list[ReportEntry]:
+            decisions: bool = True, plies: int = 1,
+            move_filter: str | None = None) -> list[ReportEntry]:
     """Fill in what each entry lacks: race metrics always, a rollout (kept per game) when
     ``rollouts``, then the decision columns when ``decisions`` (``decision_row``, the
     evaluator being ``settings.policy`` at ``plies``); ``on_done`` hears of each entry rolled out here or
@@ -341,7 +343,7 @@ def analyse(entries: list[ReportEntry], settings, master_seed: int, rollouts: bo
                 row.update(master_seed=master_seed, seed=seed)
                 entry.games = equities
             if decisions and not entry.has_decisions:
-                row.update(decision_row(entry, settings.policy, plies))
+                row.update(decision_row(entry, settings.policy, plies, move_filter))
         except BgcliError as exc:
             row["error"] = str(exc)
             worked = True

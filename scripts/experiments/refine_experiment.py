@@ -55,7 +55,8 @@ from bgcli.kernels.movegen import generate_plays, new_buffers
 from bgcli.kernels.net import (MAX_NONZERO, N_HIDDEN, N_OUTPUTS, NET_SIZE, add_gradient,
                                encode, forward, is_contact, net_choose, net_probabilities,
                                playout_weights)
-from bgcli.kernels.playout import NO_MATCH_TABLE, play_trial, playout_settings, trial_seed
+from bgcli.kernels.playout import (NO_MATCH_TABLE, play_trial, playout_settings,
+                                    search_buffers, trial_seed)
 
 
 @njit(cache=True)
@@ -146,7 +147,7 @@ def rollout_many(positions, seeds, trials, params, settings, out):
             board[:, :] = positions[p]
             state[0] = trial_seed(seeds[p], t)
             play_trial(board, state, rolls, settings, params, weights, buffers, scratch, values,
-                       NO_MATCH_TABLE)
+                       NO_MATCH_TABLE, search_buffers(settings))
             for k in range(5):
                 total[k] += values[k]
         for k in range(5):

@@ -3,8 +3,12 @@
     pip install gnubg        # the GNU Backgammon engine as a Python module (bench only)
     python -m scripts.strength.vs_gnubg --deals 2500 --seed 1 -o scripts/strength/vs_gnubg.json
 
-bgcli plays greedily at 0 ply (the policy of its rollouts), or with ``--plies 1`` at 1 ply
-(how ``bgcli best`` ranks plays; about 20 ms a move, so take fewer deals).
+bgcli plays greedily at 0 ply (the policy of its rollouts), or with ``--plies 1`` (about
+20 ms a move) or ``--plies 2`` (about 0.15 s a move, one thread) through the move filter
+``--filter`` (gnubg's normal by default), so take fewer deals. ``-o`` is rewritten every
+``--save-every`` deals, so that a run stopped early leaves its result so far.
+
+    python -m scripts.strength.vs_gnubg --plies 2 --deals 1000 -o scripts/strength/vs_gnubg_2ply.json
 
 Every deal is a fixed stream of dice (numpy's PCG64 seeded by (seed, deal)) played twice:
 once with bgcli moving first, once with gnubg in bgcli's seat, so luck cancels in the pair.
@@ -98,8 +102,8 @@ class GnubgPlayer:
                 return
 
 
-def bgcli_choose(position: Position, dice, policy: str, plies: int = 0):
-    ranked = rank_plays(position, dice, policy, plies)
+def bgcli_choose(position: Position, dice, policy: str, plies: int = 0, move_filter=None):
+    ranked = rank_plays(position, dice, policy, plies, move_filter)
     return ranked[0].play if ranked else None
 
 
@@ -112,14 +116,14 @@ def points(final: Position) -> int:
 
 
 def play_game(rolls: np.ndarray, bgcli_first: bool, policy: str, gnubg: GnubgPlayer,
-              check_left: list[int], plies: int = 0) -> tuple[int, int]:
+              check_left: list[int], plies: int = 0, move_filter=None) -> tuple[int, int]:
     """(points for bgcli, plies)."""
     position = Position.start()
     bgcli_on_roll = bgcli_first
     for ply in range(MAX_PLIES):
         dice = (int(rolls[ply % len(rolls), 0]), int(rolls[ply % len(rolls), 1]))
         if bgcli_on_roll:
-            play = bgcli_choose(position, dice, policy, plies)
+            play = bgcli_choose(position, dice, policy, plies, move_filter)
         else:
             check = check_left[0] > 0
             check_left[0] -= int(check)
@@ -140,8 +144,10 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=2500)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--policy", default="net")
-    parser.add_argument("--plies", type=int, default=0, choices=(0, 1),
+    parser.add_argument("--plies", type=int, default=0, choices=(0, 1, 2, 3),
                         help="bgcli's lookahead (0: the greedy policy of rollouts; 1: bgcli best's)")
+    parser.add_argument("--filter", default="normal", help="bgcli's move filter (bgcli.search)")
+    parser.add_argument("--save-every", type=int, default=10, help="deals between saves of -o")
     parser.add_argument("--check-agreement", type=int, default=2000)
     args = parse_args(parser)
 
@@ -152,35 +158,51 @@ def main() -> None:
     bgcli_wins = 0
     plies = 0
     start = time.time()
+    deals_done = 0
     for deal in range(args.deals):
         rolls = dice_stream(args.seed, deal)
         for bgcli_first in (True, False):
-            won, n = play_game(rolls, bgcli_first, args.policy, gnubg, check_left, args.plies)
+            won, n = play_game(rolls, bgcli_first, args.policy, gnubg, check_left, args.plies,
+                               args.filter)
             pair_points[deal] += won
             counts[["single", "gammon", "backgammon"][abs(won) - 1]] += 1
             bgcli_wins += won > 0
             plies += n
-        if (deal + 1) % 100 == 0:
-            done = pair_points[:deal + 1] / 2
-            print(f"{deal + 1} deals: {done.mean():+.4f} ppg ± {done.std(ddof=1) / math.sqrt(deal + 1):.4f}"
+        deals_done = deal + 1
+        if deals_done % 100 == 0:
+            done = pair_points[:deals_done] / 2
+            print(f"{deals_done} deals: {done.mean():+.4f} ppg ± "
+                  f"{done.std(ddof=1) / math.sqrt(deals_done):.4f}"
                   f"  ({time.time() - start:.0f} s)", file=sys.stderr)
-    per_deal = pair_points / 2
-    games = 2 * args.deals
+        if deals_done % args.save_every == 0 or deals_done == args.deals:
+            save(args, gnubg, pair_points[:deals_done], counts, bgcli_wins, plies, start)
+
+
+def save(args, gnubg, per_pair, counts, bgcli_wins, plies, start) -> None:
+    """The result over the deals played so far, printed and (with -o) written."""
+    per_deal = per_pair / 2
+    deals = len(per_deal)
+    games = 2 * deals
     result = {
         "opponent": "gnubg 0-ply cubeless (PyPI gnubg " + gnubg.gnubg.version + ")",
-        "policy": args.policy, "plies": args.plies, "seed": args.seed, "deals": args.deals, "games": games,
-        "ppg": float(per_deal.mean()), "ppg_se": float(per_deal.std(ddof=1) / math.sqrt(args.deals)),
-        "bgcli_win_rate": bgcli_wins / games, "results": counts, "plies_per_game": plies / games,
+        "policy": args.policy, "plies": args.plies,
+        "move_filter": args.filter if args.plies > 0 else None, "seed": args.seed,
+        "deals": deals, "deals_asked": args.deals, "games": games,
+        "ppg": float(per_deal.mean()),
+        "ppg_se": float(per_deal.std(ddof=1) / math.sqrt(deals)) if deals > 1 else None,
+        "bgcli_win_rate": bgcli_wins / games, "results": dict(counts),
+        "plies_per_game": plies / games,
         "gnubg_agreement_checked": gnubg.checked, "gnubg_agreement": gnubg.agreed,
         "bgcli_version": __version__, "seconds": round(time.time() - start, 1),
         "net_games": weights_record().get("games") if args.policy == "net" else None,
         "weights": args.weights or "shipped",
     }
     text = json.dumps(result, indent=2)
-    print(text)
     if args.output:
         with open(args.output, "w") as handle:
             handle.write(text + "\n")
+    if deals == args.deals:
+        print(text)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,403 @@
+"""n-ply search: a position's probabilities looking 0 to 3 plies ahead, and every play of a
+roll ranked at that depth through gnubg's move filters.
+
+A position's n-ply probabilities (``node_probabilities``) are gnubg's: for each of the 21
+distinct rolls of the player on roll (weighted 1/36 or 2/36), the play the static (0-ply)
+evaluator values most is made, and the position after it is evaluated at n - 1 ply from the
+other side; the 21 results are averaged. Finished games and positions in the exact two-sided
+bear-off table are scored exactly, at any depth.
+
+Ranking a roll's plays at n ply (``rank_search``, and ``choose_play`` inside playouts) goes
+through a move filter, as gnubg's ``FindnSaveBestMoves``: stage k = 0 .. n - 1 has a row
+``(accept, extra, threshold)``. A stage with ``accept < 0`` is skipped; otherwise every play
+still in the running is evaluated at k ply, sorted (stably) best first, and the best
+``accept`` are kept plus up to ``extra`` more whose value is within ``threshold`` of the
+best. The survivors are evaluated at n ply. When a stage leaves one play, the search stops
+there (gnubg too): that play's figures stay those of the stage that kept it. ``depth[i]``
+says how deep play i was evaluated.
+
+Values. Every choice (the mover's play at each ply, the filters' order) maximises a LINEAR
+value of the mover's five probabilities: ``values[side, 0] + values[side, 1:6] . probs``,
+with ``side`` 0 for the root player (on roll at the searched position) and 1 for the
+opponent. Money cubeless equity is ``MONEY_VALUES`` for both; a match score passes the
+coefficients of match winning chances instead (thresholds are then in those units).
+
+Evaluators: ``policy`` and ``params`` as ``bgcli.kernels.evaluate.evaluate``. The net policy
+scores the plays of a roll incrementally (as ``net.net_choose``) with ``weights``: ``params``
+itself (``folded`` False: float64, the evaluator's own numbers to ~1e-15) or, inside
+playouts, ``net.playout_weights(params)`` (float32, ``folded`` True). Bear-offs go to the
+tables in ``params`` through ``evaluate``.
+
+Threads: ``rank_search`` and ``root_probabilities`` run the plays (or the 21 rolls) of the
+root in parallel, each with its own buffers, and add up in a fixed order: the numbers do not
+depend on the thread count.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from .evaluate import (POLICY_NET, TWOSIDED_SLOT, both_home, evaluate, table_start,
+                       twosided_win)
+from .movegen import MAX_PLAYS, generate_plays, new_buffers
+from .net import (_ALL_EXTRAS, _LEFT, _NONLINEAR_EXTRAS, _REAR, CONTACT, MAX_NONZERO,
+                  N_EXTRA, N_HIDDEN, N_OUTPUTS, NET_SIZE, RACE, _add_extra_changes,
+                  _add_point_changes, _consistent, _fill_extras, _outputs, _rears_in_contact,
+                  encode, forward, outcome)
+from .random_play import is_finished
+
+MAX_PLIES = 3
+#: Cubeless money equity, 2 W - 1 + W(g) + W(bg) - L(g) - L(bg), for both sides.
+MONEY_VALUES = np.array([[-1.0, 2.0, 1.0, 1.0, -1.0, -1.0]] * 2)
+
+# The 21 distinct rolls and their weights out of 36 (as bgcli.kernels.playout's).
+_ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], dtype=np.int64)
+_ROLL_WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in _ROLLS]) / 36.0
+_BLOCK = 2  # root plays per parallel work item (each item allocates its own buffers)
+
+
+def new_work():
+    """Python helper: the buffers one thread searches with (``work_buffers(True)``)."""
+    return work_buffers(True)
+
+
+@njit(cache=True, nogil=True)
+def work_buffers(needed):
+    """(boards, steps, keys, table, work, probs): move generation's buffers and the 0-ply
+    probabilities of every play of a roll. Tiny (same types) when not ``needed``, so a
+    playout at 0 ply allocates nothing worth counting."""
+    if needed:
+        boards, steps, keys, table, work = new_buffers()
+        return boards, steps, keys, table, work, np.empty((MAX_PLAYS, 5))
+    return (np.zeros((1, 2, 25), dtype=np.int8), np.full((1, 8), -1, dtype=np.int8),
+            np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64),
+            np.zeros(1, dtype=np.int64), np.empty((1, 5)))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _swap(probs, out):
+    out[0] = 1.0 - probs[0]
+    out[1] = probs[3]
+    out[2] = probs[4]
+    out[3] = probs[1]
+    out[4] = probs[2]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def value_of(values, side, probs):
+    """``side``'s value of its own five probabilities."""
+    return (values[side, 0] + values[side, 1] * probs[0] + values[side, 2] * probs[1]
+            + values[side, 3] * probs[2] + values[side, 4] * probs[3]
+            + values[side, 5] * probs[4])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def mover_value(values, side, next_probs):
+    """The mover's (``side``) value of a result whose probabilities ``next_probs`` are from
+    the next player's side."""
+    return (values[side, 0] + values[side, 1] * (1.0 - next_probs[0])
+            + values[side, 2] * next_probs[3] + values[side, 3] * next_probs[4]
+            + values[side, 4] * next_probs[1] + values[side, 5] * next_probs[2])
+
+
+@njit(cache=True, nogil=True)
+def is_exact(board, params):
+    """Whether the position (row 1 on roll) needs no lookahead: over, or in the table."""
+    return is_finished(board) or twosided_win(board, 1, params) >= 0.0
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def static_children(count, boards, policy, params, weights, folded, out):
+    """``out[i]``: the 0-ply probabilities of result ``boards[i]`` (the mover still row 1)
+    from the next player's side (row 0 on roll). The net scores the plays incrementally
+    (``net.net_choose``'s method, every result kept); finished games are exact and
+    bear-offs come from the tables through ``evaluate``."""
+    if policy != POLICY_NET:
+        for i in range(count):
+            evaluate(boards[i], 0, policy, params, out[i])
+        return
+    tables = table_start(params, TWOSIDED_SLOT) != 0
+    real = weights.dtype
+    idx = np.empty(MAX_NONZERO, dtype=np.int64)
+    val = np.empty(MAX_NONZERO, dtype=real)
+    board_ref = np.empty((2, 2, 25), dtype=np.int8)
+    extras = np.empty((2, N_EXTRA), dtype=real)
+    extras_ref = np.empty((2, 2, N_EXTRA), dtype=real)
+    z_ref = np.empty((2, N_HIDDEN), dtype=real)
+    have_ref = np.zeros(2, dtype=np.bool_)
+    z = np.empty(N_HIDDEN, dtype=real)
+    h = np.empty(N_HIDDEN, dtype=real)
+    y = np.empty(N_OUTPUTS)
+    live = _NONLINEAR_EXTRAS if folded else _ALL_EXTRAS
+    for i in range(count):
+        board = boards[i]
+        if tables and both_home(board):
+            evaluate(board, 0, policy, params, out[i])
+            continue
+        mine, theirs = _fill_extras(board, 0, extras)
+        if mine[_LEFT] == 0 or theirs[_LEFT] == 0:
+            outcome(board, 0, out[i])
+            continue
+        net = CONTACT if _rears_in_contact(mine[_REAR], theirs[_REAR]) else RACE
+        offset = net * NET_SIZE
+        if not have_ref[net]:
+            n = encode(board, 0, idx, val)
+            forward(weights, offset, idx, val, n, z, h, y)
+            z_ref[net, :] = z
+            board_ref[net, :, :] = board
+            extras_ref[net, :, :] = extras
+            have_ref[net] = True
+        else:
+            z[:] = z_ref[net]
+            _add_point_changes(weights, offset, board, board_ref[net], z)
+            _add_extra_changes(weights, offset, extras, extras_ref[net], z, live)
+            _outputs(weights, offset, z, h, y)
+        _consistent(mine[_LEFT], theirs[_LEFT], y, out[i])
+
+
+@njit(cache=True, nogil=True)
+def _reply(board, r, side, values, policy, params, weights, folded, work, chosen, next_probs):
+    """The player on roll (row 1 of ``board``, ``side``) rolls ``_ROLLS[r]`` and makes the
+    play it values most at 0 ply: ``chosen`` = the result turned (the next player on roll
+    in row 1), ``next_probs`` = its 0-ply probabilities from the next player's side."""
+    boards, steps, keys, table, moves, probs = work
+    count, _ = generate_plays(board, _ROLLS[r, 0], _ROLLS[r, 1], boards, steps, keys, table,
+                              moves)
+    static_children(count, boards, policy, params, weights, folded, probs)
+    best = -1e300
+    choice = 0
+    for i in range(count):
+        value = mover_value(values, side, probs[i])
+        if value > best:
+            best = value
+            choice = i
+    chosen[0, :] = boards[choice, 1]
+    chosen[1, :] = boards[choice, 0]
+    next_probs[:] = probs[choice]
+
+
+@njit(cache=True, nogil=True)
+def _roll_outcome(board, r, plies, side, values, policy, params, weights, folded, work, out):
+    """The mover's probabilities after rolling ``_ROLLS[r]`` and playing its 0-ply best,
+    the result looked at ``plies - 1`` ply (1 <= plies <= 3). Written out per depth rather
+    than recursively: numba compiles each level as its own function."""
+    chosen = np.empty((2, 25), dtype=np.int8)
+    theirs = np.empty(5)
+    _reply(board, r, side, values, policy, params, weights, folded, work, chosen, theirs)
+    if plies >= 2 and not is_exact(chosen, params):
+        if plies == 2:
+            _node1(chosen, 1 - side, values, policy, params, weights, folded, work, theirs)
+        else:
+            _node2(chosen, 1 - side, values, policy, params, weights, folded, work, theirs)
+    _swap(theirs, out)
+
+
+@njit(cache=True, nogil=True)
+def _outcome1(board, r, side, values, policy, params, weights, folded, work, out):
+    chosen = np.empty((2, 25), dtype=np.int8)
+    theirs = np.empty(5)
+    _reply(board, r, side, values, policy, params, weights, folded, work, chosen, theirs)
+    _swap(theirs, out)
+
+
+@njit(cache=True, nogil=True)
+def _node1(board, side, values, policy, params, weights, folded, work, out):
+    """1-ply probabilities of the player on roll (``side``), the position not exact."""
+    rolled = np.empty(5)
+    out[:] = 0.0
+    for r in range(21):
+        _outcome1(board, r, side, values, policy, params, weights, folded, work, rolled)
+        for k in range(5):
+            out[k] += _ROLL_WEIGHTS[r] * rolled[k]
+
+
+@njit(cache=True, nogil=True)
+def _outcome2(board, r, side, values, policy, params, weights, folded, work, out):
+    chosen = np.empty((2, 25), dtype=np.int8)
+    theirs = np.empty(5)
+    _reply(board, r, side, values, policy, params, weights, folded, work, chosen, theirs)
+    if not is_exact(chosen, params):
+        _node1(chosen, 1 - side, values, policy, params, weights, folded, work, theirs)
+    _swap(theirs, out)
+
+
+@njit(cache=True, nogil=True)
+def _node2(board, side, values, policy, params, weights, folded, work, out):
+    rolled = np.empty(5)
+    out[:] = 0.0
+    for r in range(21):
+        _outcome2(board, r, side, values, policy, params, weights, folded, work, rolled)
+        for k in range(5):
+            out[k] += _ROLL_WEIGHTS[r] * rolled[k]
+
+
+@njit(cache=True, nogil=True)
+def _outcome3(board, r, side, values, policy, params, weights, folded, work, out):
+    chosen = np.empty((2, 25), dtype=np.int8)
+    theirs = np.empty(5)
+    _reply(board, r, side, values, policy, params, weights, folded, work, chosen, theirs)
+    if not is_exact(chosen, params):
+        _node2(chosen, 1 - side, values, policy, params, weights, folded, work, theirs)
+    _swap(theirs, out)
+
+
+@njit(cache=True, nogil=True)
+def _node3(board, side, values, policy, params, weights, folded, work, out):
+    rolled = np.empty(5)
+    out[:] = 0.0
+    for r in range(21):
+        _outcome3(board, r, side, values, policy, params, weights, folded, work, rolled)
+        for k in range(5):
+            out[k] += _ROLL_WEIGHTS[r] * rolled[k]
+
+
+@njit(cache=True, nogil=True)
+def node_probabilities(board, plies, side, values, policy, params, weights, folded, work, out):
+    """The five probabilities of the player on roll (row 1 of ``board``, ``side`` 0 root or
+    1 opponent) at ``plies`` (0..3), in one thread with ``work`` (``work_buffers``)."""
+    if plies <= 0 or is_exact(board, params):
+        evaluate(board, 1, policy, params, out)
+    elif plies == 1:
+        _node1(board, side, values, policy, params, weights, folded, work, out)
+    elif plies == 2:
+        _node2(board, side, values, policy, params, weights, folded, work, out)
+    else:
+        _node3(board, side, values, policy, params, weights, folded, work, out)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def root_probabilities(board, plies, values, policy, params, weights, folded, out):
+    """``node_probabilities`` of the root player (side 0) on roll in ``board``, the 21
+    rolls in parallel and summed in order (the same numbers for any thread count)."""
+    if plies <= 0 or is_exact(board, params):
+        evaluate(board, 1, policy, params, out)
+        return
+    rolled = np.zeros((21, 5))
+    for r in prange(21):
+        work = work_buffers(True)
+        mine = board.copy()  # move generation plays on the board and takes back: one each
+        _roll_outcome(mine, r, plies, 0, values, policy, params, weights, folded, work,
+                      rolled[r])
+    out[:] = 0.0
+    for r in range(21):
+        for k in range(5):
+            out[k] += _ROLL_WEIGHTS[r] * rolled[r, k]
+
+
+@njit(cache=True, nogil=True)
+def _score_one(boards, i, plies, values, policy, params, weights, folded, work, out):
+    """``out``: the mover's (side 0) probabilities after result ``boards[i]`` at ``plies``."""
+    turned = np.empty((2, 25), dtype=np.int8)
+    theirs = np.empty(5)
+    turned[0, :] = boards[i, 1]
+    turned[1, :] = boards[i, 0]
+    node_probabilities(turned, plies, 1, values, policy, params, weights, folded, work, theirs)
+    _swap(theirs, out)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _score_parallel(alive, n_alive, boards, plies, values, policy, params, weights, folded,
+                    out):
+    """Score plays ``alive[0:n_alive]`` at ``plies`` (>= 1) into ``out``, in parallel."""
+    n_blocks = (n_alive + _BLOCK - 1) // _BLOCK
+    for block in prange(n_blocks):
+        work = work_buffers(True)
+        for j in range(block * _BLOCK, min(n_alive, (block + 1) * _BLOCK)):
+            i = alive[j]
+            _score_one(boards, i, plies, values, policy, params, weights, folded, work, out[i])
+
+
+@njit(cache=True, nogil=True)
+def _keep(alive, n_alive, scores, values, accept, extra, threshold):
+    """Sort ``alive[0:n_alive]`` best first by the root's value of ``scores`` (stably) and
+    return how many the filter stage keeps: the best ``accept``, then up to ``extra`` more
+    within ``threshold`` of the best."""
+    keys = np.empty(n_alive)
+    for j in range(n_alive):
+        keys[j] = -value_of(values, 0, scores[alive[j]])
+    order = np.argsort(keys, kind="mergesort")
+    sorted_alive = alive[:n_alive][order]
+    alive[:n_alive] = sorted_alive
+    best = -keys[order[0]]
+    kept = min(max(accept, 0), n_alive)
+    added = 0
+    while kept < n_alive and added < extra and \
+            value_of(values, 0, scores[alive[kept]]) >= best - threshold:
+        kept += 1
+        added += 1
+    return max(kept, 1)
+
+
+@njit(cache=True, nogil=True)
+def _static_roots(count, boards, policy, params, weights, folded, out):
+    """The mover's 0-ply probabilities after each of ``count`` results."""
+    theirs = np.empty((count, 5))
+    static_children(count, boards, policy, params, weights, folded, theirs)
+    for i in range(count):
+        _swap(theirs[i], out[i])
+
+
+@njit(cache=True, nogil=True)
+def _filtered(count, boards, plies, filters, values, policy, params, weights, folded, out,
+              depth, work, parallel):
+    """The filtered search of ``rank_search`` (see the module docstring); ``parallel``
+    scores the survivors of a stage in parallel, else in this thread with ``work``."""
+    alive = np.arange(count)
+    n_alive = count
+    _static_roots(count, boards, policy, params, weights, folded, out)
+    depth[:count] = 0
+    for stage in range(plies + 1):
+        if stage < plies and filters[stage, 0] < 0:
+            continue  # a skipped stage
+        if stage > 0:
+            if parallel:
+                _score_parallel(alive, n_alive, boards, stage, values, policy, params, weights,
+                                folded, out)
+            else:
+                for j in range(n_alive):
+                    _score_one(boards, alive[j], stage, values, policy, params, weights,
+                               folded, work, out[alive[j]])
+            for j in range(n_alive):
+                depth[alive[j]] = stage
+        if stage == plies:
+            break
+        n_alive = _keep(alive, n_alive, out, values, np.int64(filters[stage, 0]),
+                        np.int64(filters[stage, 1]), filters[stage, 2])
+        if n_alive == 1:
+            break  # one play left: no deeper look changes the choice (gnubg stops too)
+
+
+@njit(cache=True, nogil=True)
+def rank_search(count, boards, plies, filters, values, policy, params, weights, folded, out,
+                depth):
+    """Every play of a roll (``boards[0:count]``, results with the mover still row 1)
+    scored by the filtered search at ``plies`` (0..3): ``out[i]`` the mover's five
+    probabilities at ``depth[i]`` ply. ``filters``: (plies, 3) stage rows (module
+    docstring). Survivors of each stage are scored in parallel."""
+    work = work_buffers(False)
+    _filtered(count, boards, plies, filters, values, policy, params, weights, folded, out,
+              depth, work, True)
+
+
+@njit(cache=True, nogil=True)
+def choose_play(count, boards, plies, filters, values, policy, params, weights, folded, work,
+                out, depth):
+    """The index of the play the filtered search at ``plies`` ranks first, in this thread
+    (playouts: ``work`` must not hold ``boards``; ``out`` and ``depth`` hold at least
+    ``count`` rows)."""
+    _filtered(count, boards, plies, filters, values, policy, params, weights, folded, out,
+              depth, work, False)
+    # the survivors of the last stage were evaluated deepest; the best of them
+    deepest = 0
+    for i in range(count):
+        deepest = max(deepest, depth[i])
+    top = -1e300
+    choice = 0
+    for i in range(count):
+        if depth[i] == deepest:
+            value = value_of(values, 0, out[i])
+            if value > top:
+                top = value
+                choice = i
+    return choice
