@@ -17,7 +17,7 @@ chunk size, the net that labelled them) and ``chunk-000000.npz`` ... (``boards``
 int8 with row 1 on roll, ``targets`` (n, 5), ``source`` (n,) int8, ``ply`` (n,) int16), each
 written atomically. A chunk is a function of the settings and its index only, so a stopped
 run resumed (the same command again, with a larger ``--positions``) writes what an unbroken
-one would have.
+one would have (``--count``).
 
 Training. Plain mini-batch SGD on the squared error of the five outputs
 (``kernels.supervised``), from the given weights (the shipped ones by default). Every tenth
@@ -128,6 +128,9 @@ def make_chunk(settings: DataSettings, starts: list[np.ndarray], index: int,
     boards, targets, sources, plies = [], [], [], []
     game = 0
     while len(boards) < settings.chunk:
+        if game >= 1000 * settings.chunk + 1000:  # only bear-offs or finished games
+            raise BgcliError(f"{game} games kept no position: the starting positions are "
+                             "all bear-offs or end at once")
         rng = np.random.default_rng([settings.seed, index, game])
         game += 1
         if rng.random() < settings.opening_share or not starts:
@@ -216,7 +219,7 @@ def generate(folder: str | Path, settings: DataSettings, starts: list, positions
     if problems:
         raise BgcliError("; ".join(problems))
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    folder.mkdir(exist_ok=True)  # not its parents: a mistyped path is refused
     done = _check_folder(folder, settings)
     record_path = folder / SETTINGS_FILE
     if done == 0:

@@ -15,8 +15,8 @@ from .common import MAX_SEED, SEED_RANGE_HELP, announce_compiling, app, sigterm_
 
 @app.command("train-data")
 def train_data(
-    folder: Path = typer.Argument(..., help="The data folder (made if missing; an existing one is continued)."),
-    positions: int = typer.Option(5_000, "--positions", "-n", min=1, help="Label until the folder holds at least this many positions (whole chunks)."),
+    folder: Path = typer.Argument(..., help="The data folder (made if missing, not its parents; an existing one is continued)."),
+    count: int = typer.Option(5_000, "--count", "-n", min=1, help="Label until the folder holds at least this many positions (whole chunks)."),
     sources: Optional[List[Path]] = typer.Option(None, "--from", help="Also start games from the positions of this collection (repeatable; equal shares), e.g. positions/train_backgames.txt."),
     opening_share: float = typer.Option(0.3, "--opening-share", help="Share of games (0..1) from the opening position: ordinary self-play, so nothing else drifts (1 without --from)."),
     plies: int = typer.Option(2, "--plies", help="Depth of the search that labels each position (1..3)."),
@@ -29,7 +29,7 @@ def train_data(
     """Sample positions by the net's own self-play (from the opening and from the collections
     --from names) and label each with bgcli's n-ply search (never gnubg), appending chunks to
     FOLDER; the folder's summary as JSON on stdout, progress on stderr. Rerun the same
-    command with a larger --positions to continue; rerun with other weights
+    command with a larger --count to continue; rerun with other weights
     (BGCLI_WEIGHTS) into a new folder to iterate.
 
     Example:  bgcli train-data data1 -n 8000 --from positions/train_backgames.txt
@@ -44,7 +44,7 @@ def train_data(
     if folder.exists() and not folder.is_dir():
         raise typer.BadParameter(f"{str(folder)!r} is not a folder", param_hint="FOLDER")
     share = 1.0 if not files else opening_share
-    command = shlex.join(["bgcli", "train-data", str(folder), "--positions", str(positions)]
+    command = shlex.join(["bgcli", "train-data", str(folder), "--count", str(count)]
                          + [x for name in files for x in ("--from", name)]
                          + ["--opening-share", str(share), "--plies", str(plies), "--keep",
                             str(keep), "--max-plies", str(max_plies), "--chunk", str(chunk),
@@ -56,8 +56,10 @@ def train_data(
     announce_compiling()
     try:
         with sigterm_as_interrupt():  # the chunks written are kept
-            summary = generate(folder, settings, starts, positions, command=command,
+            summary = generate(folder, settings, starts, count, command=command,
                                minutes=minutes)
+    except FileNotFoundError:
+        raise BgcliError(f"no folder to make {str(folder)!r} in") from None
     except OSError as exc:
         raise BgcliError(f"cannot write to {str(folder)!r}: {exc.strerror or exc}") from None
     typer.echo(json.dumps(summary, indent=2, sort_keys=True))
