@@ -22,8 +22,9 @@ one would have (``--count``).
 Training. Plain mini-batch SGD on the squared error of the five outputs
 (``kernels.supervised``), from the given weights (the shipped ones by default). Every tenth
 position (index % 10 == 0 over the chunks in order) is held out; after every epoch the run
-measures, on the held-out and the training positions, the mean |equity error| of the net's
-0-ply evaluation against the targets, with its SE. Epoch ``e`` shuffles with PCG64 seeded
+measures, on the held-out and the training positions (and the held-out ones of each
+source), the mean |equity error| of the net's 0-ply evaluation against the targets, with
+its SE. Epoch ``e`` shuffles with PCG64 seeded
 ``(seed, e)``: a run resumed from its checkpoint after epoch ``e`` gives the same weights
 as one run straight through. The weights' record keeps the starting weights' history and
 adds this run to it.
@@ -372,8 +373,19 @@ def fit(folder: str | Path, settings: FitSettings, start: str | Path | None = No
         state = FitState(params=params.copy(), start_record=start_record)
     train_index, held_index = split(data["positions"])
     boards, targets = arrays["boards"], arrays["targets"]
+    names = source_names(DataSettings(**{**record["settings"],
+                                        "sources": tuple(record["settings"]["sources"])}))
+    groups = {name: held_index[arrays["source"][held_index] == k] for k, name in enumerate(names)}
+
+    def check() -> dict:
+        entry = _check(state, boards, targets, train_index, held_index, progress)
+        entry["held_out_by_source"] = {name: equity_errors(state.params, boards[index],
+                                                           targets[index])
+                                       for name, index in groups.items() if index.size > 1}
+        return entry
+
     if not state.checks:
-        state.checks.append(_check(state, boards, targets, train_index, held_index, progress))
+        state.checks.append(check())
     ones = np.ones(boards.shape[0])
     began = time.perf_counter()
     wall0 = state.wall_s
@@ -389,7 +401,7 @@ def fit(folder: str | Path, settings: FitSettings, start: str | Path | None = No
             raise BgcliError(f"weights diverged in epoch {state.epochs + 1}: try a lower --rate")
         state.params, state.epochs = params, state.epochs + 1
         state.wall_s = wall0 + time.perf_counter() - began
-        state.checks.append(_check(state, boards, targets, train_index, held_index, progress))
+        state.checks.append(check())
         if settings.checkpoint:
             save_weights(settings.checkpoint, state.params,
                          make_record(state, settings, data, command))
