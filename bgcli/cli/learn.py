@@ -17,7 +17,7 @@ from .common import MAX_SEED, SEED_RANGE_HELP, announce_compiling, app, sigterm_
 def train_data(
     folder: Path = typer.Argument(..., help="The data folder (made if missing, not its parents; an existing one is continued)."),
     count: int = typer.Option(5_000, "--count", "-n", min=1, help="Label until the folder holds at least this many positions (whole chunks)."),
-    sources: Optional[List[Path]] = typer.Option(None, "--from", help="Also start games from the positions of this collection (repeatable; equal shares), e.g. positions/train_backgames.txt."),
+    sources: Optional[List[Path]] = typer.Option(None, "--from", metavar="FILE", help="Also start games from the positions of this collection (repeatable; equal shares), e.g. positions/train_backgames.txt."),
     opening_share: float = typer.Option(0.3, "--opening-share", help="Share of games (0..1) from the opening position: ordinary self-play, so nothing else drifts (1 without --from)."),
     plies: int = typer.Option(2, "--plies", help="Depth of the search that labels each position (1..3)."),
     keep: float = typer.Option(0.2, "--keep", help="Chance (0..1] that a ply of a game is kept."),
