@@ -438,8 +438,7 @@ def _resumed(path, settings: FitSettings, data: dict) -> tuple[FitState, FitSett
                        checkpoint=settings.checkpoint)
     start_record = dict(record)
     start_record["history"] = record["history"][:-1]  # this run's entry is made again
-    for key in ("supervised",):
-        start_record.pop(key, None)
+    start_record.pop("supervised", None)
     start_record.update(run["start"])
     state = FitState(params=params.copy(), start_record=start_record, epochs=run["epochs"],
                      run_from=run["run_from"], wall_s=run["wall_s"], checks=run["checks"])
