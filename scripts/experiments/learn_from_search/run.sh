@@ -17,10 +17,11 @@ for i in $(seq 0 15); do cp "$D"/chunk-$(printf %06d $i).npz "$D"8k/; done
 for r in 0.03 0.1; do bgcli train --data "$D"8k --epochs 8 --rate $r -o fit_r$r.npz --record fit_r$r.json > /dev/null; done
 for r in 1.0 4.0; do bgcli train --data "$D"8k --epochs 20 --rate $r -o fit_r$r.npz --record fit_r$r.json > /dev/null; done
 bgcli train --data "$D" --epochs 6 --rate 0.3 -o fit16_r0.3.npz --record fit16_r0.3.json > /dev/null
-# the same folder continued to 40,000 positions (stopped by --minutes once, then rerun)
+# the same folder continued (resumed) to 40,000 positions
 bgcli train-data "$D" -n 40000 --from positions/train_backgames.txt --from positions/train_anchors.txt \
     > data40k.json
 for r in 0.1 0.3; do bgcli train --data "$D" --epochs 6 --rate $r -o fit40_r$r.npz --record fit40_r$r.json > /dev/null; done
+bgcli train --data "$D" --epochs 4 --rate 10 --batch 8 -o fit40_r10.npz --record fit40_r10_b8.json > /dev/null
 # 3. head to head against the shipped net, 0 ply: 5,000 deals from the opening and 4 deals
 #    from each of the first 500 back-game positions, each deal played twice
 for f in fit_r0.1 fit_r1.0 fit16_r0.3; do
