@@ -79,10 +79,23 @@ def _steps() -> list[tuple[str, Callable[[], object]]]:
         state = train(TrainSettings(games=1, batch=1, check_every=10**9), progress=None)
         strength(state.params, "heuristic", deals=2)  # the matches of training's checks
 
+    def supervised():
+        import numpy as np
+
+        from .kernels.supervised import fit_epoch, net_outputs
+        from .net import load_params
+
+        boards = np.ascontiguousarray(middle.board[None], dtype=np.int8)
+        targets = np.full((1, 5), 0.1)
+        fit_epoch(load_params().copy(), boards, targets, np.ones(1), np.zeros(1, np.int64), 1,
+                  0.1, np.zeros(2))
+        net_outputs(load_params(), boards, np.zeros((1, 5)))
+
     return [("move generation", lambda: legal_plays(middle, (3, 1))),
             ("evaluators and bear-off databases", evaluators),
             ("rollouts", rollouts),
-            ("self-play training", training)]
+            ("self-play training", training),
+            ("supervised training", supervised)]
 
 
 def compile_all(progress: Callable[[str], None] | None = None) -> float:

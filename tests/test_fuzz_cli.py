@@ -55,6 +55,10 @@ POOLS = {
     "--equity": FLOATS, "--mwc": FLOATS, "--alpha": FLOATS, "--lambda": FLOATS,
     "--explore": FLOATS, "--explore-moves": FLOATS, "--position-share": FLOATS,
     "--minutes": ["0.01", "0", "-1", "nan", "x"],
+    "--count": ["1", "2", "0", "x"], "--chunk": ["1", "2", "0", "x"], "--keep": FLOATS,
+    "--max-plies": ["1", "5", "0", "x"], "--opening-share": FLOATS, "--from": FILES,
+    "--epochs": ["1", "2", "0", "x"], "--rate": FLOATS, "--batch": ["1", "32", "0", "x"],
+    "--data": FILES + ["data"], "--start": FILES + ["net.npz"],
     "--policy": ["net", "heuristic", "random", "bogus", ""],
     "--format": ["table", "csv", "tsv", "json", "ndjson", "jsonl", "parquet", "xml", ""],
     "--to": ["gnubg", "xgid", "posid", "bogus"], "--dice": DICE,
@@ -72,18 +76,21 @@ ARGUMENTS = {  # positional argument name -> values
     "position": POSITIONS, "positions": POSITIONS, "dice": DICE + [None],
     "collection": FILES, "source": FILES + POSITIONS[:3] + ["match.mat"],
     "kind": ["board", "outcomes", "equity", "convergence", "pips", "bogus"],
+    "folder": ["data", "good.txt", "missing/data"],
     "away_me": ["3", "1", "0", "x", None], "away_them": ["5", "1", "-2", None],
     "matches": FILES + ["match.mat", "match.sgf"],
 }
 NUMBER_OPTIONS = {name for name, pool in POOLS.items() if pool in (INTS, SMALL_COUNTS, FLOATS)} | {
-    "--games", "--seed", "--threads", "--truncate", "--candidates", "--table", "--cube", "--worst"}
+    "--games", "--seed", "--threads", "--truncate", "--candidates", "--table", "--cube", "--worst",
+    "--count", "--chunk", "--max-plies", "--epochs", "--batch"}
 # where no value was drawn, few games: the defaults (1296 trials, 10,000 training games) are
 # for real work, not for a fuzzing run
 _ROLLOUTS = {"--trials": "36"}
 FAST = {"rollout": _ROLLOUTS, "best": _ROLLOUTS, "cube": _ROLLOUTS, "chart": _ROLLOUTS,
         "report": _ROLLOUTS,
-        "train": {"--games": "2", "--check-every": "100000000", "--check-deals": "1"}}
-_SHORT = {"--trials": "-n", "--games": "-n"}
+        "train": {"--games": "2", "--check-every": "100000000", "--check-deals": "1"},
+        "train-data": {"--count": "1", "--chunk": "1", "--plies": "1"}}
+_SHORT = {"--trials": "-n", "--games": "-n", "--count": "-n"}
 
 
 def _option_values(param) -> list:

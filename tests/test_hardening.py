@@ -332,6 +332,7 @@ def test_compile_compiles_every_kernel_and_names_the_cache(capsys):
     code, out, err = run(capsys, "compile")
     assert code == 0 and out.strip() == kernel_cache_dir()
     steps = [line for line in err.splitlines() if line.startswith("bgcli compile: ")]
-    assert [s.removeprefix("bgcli compile: ") for s in steps[:4]] == [
-        "move generation", "evaluators and bear-off databases", "rollouts", "self-play training"]
+    assert [s.removeprefix("bgcli compile: ") for s in steps[:5]] == [
+        "move generation", "evaluators and bear-off databases", "rollouts", "self-play training",
+        "supervised training"]
     assert "every kernel compiled and cached in" in steps[-1]

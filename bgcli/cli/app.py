@@ -18,7 +18,7 @@ import sys
 import typer
 
 from ..errors import BgcliError, shortened
-from . import batch, bench, decisions, matches, positions, report, rollout, train, warm  # noqa: F401  (registers the commands)
+from . import batch, bench, decisions, learn, matches, positions, report, rollout, train, warm  # noqa: F401  (registers the commands)
 from .common import app, sigterm_as_interrupt
 from .inputs import InputError
 

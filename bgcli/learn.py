@@ -1,0 +1,470 @@
+"""Learning from search: labelled positions from bgcli's own n-ply judgement, and a
+supervised trainer of the net on them (``bgcli train-data``, ``bgcli train --data``).
+
+Data. Positions are sampled by the net's own 0-ply self-play from starting positions of
+several *sources*: the opening (ordinary self-play, so that nothing else drifts) and
+collections of the kinds of position where the net is weakest (``positions/
+train_backgames.txt``, ``positions/train_anchors.txt``: back games, ace- and deuce-point
+games, containment and gammon saving follow from them). Game ``g`` of chunk ``c`` draws its
+source, start, dice and kept plies from numpy's PCG64 seeded ``(seed, c, g)``; each ply after
+the start is kept with chance ``keep`` up to ``max_plies`` (a bear-off with both sides home
+is skipped: the tables value it exactly). Every kept position is labelled with
+``evaluation.position_probabilities`` at ``plies`` (2 by default) with the same weights
+that played. gnubg is never involved.
+
+The data live in a folder: ``settings.json`` (the sources with their SHA-256, seed, plies,
+chunk size, the net that labelled them) and ``chunk-000000.npz`` ... (``boards`` (n, 2, 25)
+int8 with row 1 on roll, ``targets`` (n, 5), ``source`` (n,) int8, ``ply`` (n,) int16), each
+written atomically. A chunk is a function of the settings and its index only, so a stopped
+run resumed (the same command again, with a larger ``--positions``) writes what an unbroken
+one would have (``--count``).
+
+Training. Plain mini-batch SGD on the squared error of the five outputs
+(``kernels.supervised``), from the given weights (the shipped ones by default). Every tenth
+position (index % 10 == 0 over the chunks in order) is held out; after every epoch the run
+measures, on the held-out and the training positions (and the held-out ones of each
+source), the mean |equity error| of the net's 0-ply evaluation against the targets, with
+its SE. Epoch ``e`` shuffles with PCG64 seeded
+``(seed, e)``: a run resumed from its checkpoint after epoch ``e`` gives the same weights
+as one run straight through. The weights' record keeps the starting weights' history and
+adds this run to it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from .errors import BgcliError
+from .position import Position
+
+Progress = Callable[[str], None]
+SETTINGS_FILE = "settings.json"
+OPENING = "opening"
+HOLD_OUT = 10  # every tenth position is held out
+
+
+def _stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+# ------------------------------------------------------------------------------- data
+
+
+@dataclass(frozen=True)
+class DataSettings:
+    """What a data folder's positions are a function of (``settings.json``)."""
+
+    seed: int = 1
+    plies: int = 2
+    chunk: int = 500
+    keep: float = 0.2
+    max_plies: int = 40
+    opening_share: float = 0.3
+    # the collections of starting positions: [{"file", "sha256", "count"}], equal shares
+    sources: tuple = ()
+    net: str = ""  # the weights that played and labelled (bgcli.net.net_id)
+
+    def problems(self) -> list[str]:
+        out = []
+        if self.plies not in (1, 2, 3):
+            out.append(f"plies must be 1, 2 or 3, not {self.plies}")
+        if self.chunk < 1:
+            out.append(f"chunk must be >= 1, not {self.chunk}")
+        if not 0.0 < self.keep <= 1.0:
+            out.append(f"keep must be in (0, 1], not {self.keep}")
+        if self.max_plies < 1:
+            out.append(f"max-plies must be >= 1, not {self.max_plies}")
+        if not 0.0 <= self.opening_share <= 1.0:
+            out.append(f"opening-share must be in [0, 1], not {self.opening_share}")
+        if not self.sources and self.opening_share < 1.0:
+            out.append("without --from collections the opening share must be 1")
+        return out
+
+
+def source_names(settings: DataSettings) -> list[str]:
+    """The source of each position's ``source`` index: 0 the opening, then the files."""
+    return [OPENING] + [s["file"] for s in settings.sources]
+
+
+def _all_home(board: np.ndarray) -> bool:
+    return bool(board[:, 6:].sum() == 0)
+
+
+def _greedy(position: Position, dice: tuple[int, int]) -> Position | None:
+    """The net's 0-ply play of ``dice`` (None when no checker moves)."""
+    from .evaluation import rank_plays
+
+    ranked = rank_plays(position, dice, "net", 0)
+    return ranked[0].play.result if ranked else None
+
+
+def sample_game(start: Position, rng: np.random.Generator, keep: float,
+                max_plies: int) -> list[tuple[Position, int]]:
+    """(position, ply) kept from one game of the net against itself from ``start``."""
+    kept = []
+    position = start
+    for ply in range(1, max_plies + 1):
+        dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+        after = _greedy(position, dice)
+        if after is not None and after.is_game_over():
+            break
+        position = (after if after is not None else position).swapped()
+        if rng.random() < keep and not _all_home(position.board):
+            kept.append((position, ply))
+    return kept
+
+
+def make_chunk(settings: DataSettings, starts: list[np.ndarray], index: int,
+               label: Callable[[Position], np.ndarray]) -> dict:
+    """Chunk ``index``: ``settings.chunk`` positions and their labels (see module doc)."""
+    boards, targets, sources, plies = [], [], [], []
+    game = 0
+    while len(boards) < settings.chunk:
+        if game >= 1000 * settings.chunk + 1000:  # only bear-offs or finished games
+            raise BgcliError(f"{game} games kept no position: the starting positions are "
+                             "all bear-offs or end at once")
+        rng = np.random.default_rng([settings.seed, index, game])
+        game += 1
+        if rng.random() < settings.opening_share or not starts:
+            source, start = 0, Position.start()
+        else:
+            source = 1 + int(rng.integers(len(starts)))
+            pool = starts[source - 1]
+            start = Position(pool[int(rng.integers(len(pool)))])
+        for position, ply in sample_game(start, rng, settings.keep, settings.max_plies):
+            if len(boards) == settings.chunk:
+                break
+            boards.append(position.board)
+            targets.append(label(position))
+            sources.append(source)
+            plies.append(ply)
+    return {"boards": np.stack(boards).astype(np.int8), "targets": np.array(targets),
+            "source": np.array(sources, dtype=np.int8), "ply": np.array(plies, dtype=np.int16),
+            "games": np.int64(game)}
+
+
+def _chunk_path(folder: Path, index: int) -> Path:
+    return folder / f"chunk-{index:06d}.npz"
+
+
+def _save_chunk(folder: Path, index: int, chunk: dict) -> None:
+    path = _chunk_path(folder, index)
+    tmp = path.with_name(path.name + ".tmp.npz")
+    np.savez(tmp, **chunk)
+    tmp.replace(path)
+
+
+def data_settings(seed: int, plies: int, chunk: int, keep: float, max_plies: int,
+                  opening_share: float, files: list[str]) -> tuple[DataSettings, list]:
+    """The settings of a data run from its options, and the starting boards of each file
+    (``train.read_training_positions``: every row a legal position with the game on)."""
+    from .net import net_id
+    from .train import read_training_positions
+
+    sources, starts = [], []
+    for name in files:
+        boards, info = read_training_positions(name)
+        sources.append(info)
+        starts.append(boards)
+    settings = DataSettings(seed=seed, plies=plies, chunk=chunk, keep=keep,
+                            max_plies=max_plies, opening_share=opening_share,
+                            sources=tuple(sources), net=net_id())
+    return settings, starts
+
+
+def _settings_json(settings: DataSettings) -> dict:
+    out = asdict(settings)
+    out["sources"] = [dict(s) for s in settings.sources]
+    return out
+
+
+def _check_folder(folder: Path, settings: DataSettings) -> int:
+    """The chunks already in ``folder`` (made with the same settings, else ``BgcliError``)."""
+    path = folder / SETTINGS_FILE
+    if not path.exists():
+        if any(folder.glob("chunk-*.npz")):
+            raise BgcliError(f"{folder}: has chunks but no {SETTINGS_FILE}")
+        return 0
+    try:
+        recorded = json.loads(path.read_text())["settings"]
+    except (ValueError, KeyError, TypeError):
+        raise BgcliError(f"{path}: not a bgcli train-data settings file") from None
+    ours = _settings_json(settings)
+    differ = sorted(k for k in ours if recorded.get(k) != ours[k])
+    if differ:
+        raise BgcliError(f"{folder} was made with other settings ({', '.join(differ)}): "
+                         "use a new folder")
+    count = 0
+    while _chunk_path(folder, count).exists():
+        count += 1
+    return count
+
+
+def generate(folder: str | Path, settings: DataSettings, starts: list, positions: int,
+             command: str = "", progress: Progress | None = _stderr,
+             minutes: float | None = None) -> dict:
+    """Add chunks to ``folder`` until it holds at least ``positions`` positions (or
+    ``minutes`` pass); its summary (``data_summary``)."""
+    from .evaluation import position_probabilities
+
+    problems = settings.problems()
+    if problems:
+        raise BgcliError("; ".join(problems))
+    folder = Path(folder)
+    folder.mkdir(exist_ok=True)  # not its parents: a mistyped path is refused
+    done = _check_folder(folder, settings)
+    record_path = folder / SETTINGS_FILE
+    if done == 0:
+        record_path.write_text(json.dumps({"settings": _settings_json(settings),
+                                           "command": command}, indent=2) + "\n")
+
+    def label(position: Position) -> np.ndarray:
+        return position_probabilities(position, "net", settings.plies)
+
+    began = time.perf_counter()
+    deadline = None if minutes is None else began + 60.0 * minutes
+    while done * settings.chunk < positions:
+        if deadline is not None and time.perf_counter() >= deadline:
+            break
+        t0 = time.perf_counter()
+        _save_chunk(folder, done, make_chunk(settings, starts, done, label))
+        done += 1
+        if progress:
+            progress(f"chunk {done - 1}: {settings.chunk} positions labelled at "
+                     f"{settings.plies} ply in {time.perf_counter() - t0:.0f} s "
+                     f"({done * settings.chunk} in all)")
+    return data_summary(folder)
+
+
+def read_data(folder: str | Path) -> tuple[dict, dict]:
+    """(arrays of every chunk concatenated in order, the folder's settings record)."""
+    folder = Path(folder)
+    path = folder / SETTINGS_FILE
+    if not path.exists():
+        raise BgcliError(f"{folder}: no {SETTINGS_FILE} (not a bgcli train-data folder)")
+    try:
+        record = json.loads(path.read_text())
+        record["settings"]["plies"]
+    except (ValueError, KeyError, TypeError):
+        raise BgcliError(f"{path}: not a bgcli train-data settings file") from None
+    parts: dict[str, list] = {"boards": [], "targets": [], "source": [], "ply": []}
+    index = 0
+    digest = hashlib.sha256()
+    while _chunk_path(folder, index).exists():
+        chunk_file = _chunk_path(folder, index)
+        try:
+            with np.load(chunk_file, allow_pickle=False) as data:
+                for key in parts:
+                    parts[key].append(np.asarray(data[key]))
+        except (OSError, ValueError, KeyError, EOFError) as exc:
+            raise BgcliError(f"{chunk_file}: cannot read it: {exc}") from None
+        digest.update(chunk_file.read_bytes())
+        index += 1
+    if index == 0:
+        raise BgcliError(f"{folder}: no labelled positions in it (run bgcli train-data)")
+    arrays = {key: np.concatenate(value) for key, value in parts.items()}
+    arrays["boards"] = np.ascontiguousarray(arrays["boards"], dtype=np.int8)
+    arrays["targets"] = np.ascontiguousarray(arrays["targets"], dtype=np.float64)
+    if not np.all(np.isfinite(arrays["targets"])):
+        raise BgcliError(f"{folder}: targets that are not finite numbers")
+    record["chunks"] = index
+    record["sha256"] = digest.hexdigest()
+    return arrays, record
+
+
+def data_summary(folder: str | Path) -> dict:
+    """The folder's settings, chunk count, positions per source and SHA-256 of the chunks."""
+    arrays, record = read_data(folder)
+    settings = DataSettings(**{**record["settings"],
+                               "sources": tuple(record["settings"]["sources"])})
+    names = source_names(settings)
+    counts = np.bincount(arrays["source"].astype(np.int64), minlength=len(names))
+    return {"folder": str(folder), "positions": int(arrays["boards"].shape[0]),
+            "chunks": record["chunks"], "sha256": record["sha256"],
+            "per_source": {name: int(c) for name, c in zip(names, counts)},
+            "settings": record["settings"], "command": record.get("command", "")}
+
+
+# ----------------------------------------------------------------------------- training
+
+
+@dataclass(frozen=True)
+class FitSettings:
+    epochs: int = 20
+    rate: float = 0.1
+    batch: int = 32
+    seed: int = 1
+    minutes: float | None = None
+    checkpoint: str | None = None
+
+    def problems(self) -> list[str]:
+        out = []
+        if self.epochs < 1:
+            out.append(f"epochs must be >= 1, not {self.epochs}")
+        if not 0.0 < self.rate <= 10.0:
+            out.append(f"rate must be in (0, 10], not {self.rate}")
+        if self.batch < 1:
+            out.append(f"batch must be >= 1, not {self.batch}")
+        return out
+
+
+@dataclass
+class FitState:
+    params: np.ndarray
+    start_record: dict  # the starting weights' record (their history goes on)
+    epochs: int = 0
+    run_from: int = 0
+    wall_s: float = 0.0
+    checks: list[dict] = field(default_factory=list)
+
+
+def equity_errors(params: np.ndarray, boards: np.ndarray, targets: np.ndarray) -> dict:
+    """Mean |cubeless equity of the net's 0-ply evaluation - the target's| over the
+    positions, with its SE, and the mean squared error of the five probabilities."""
+    from .kernels.supervised import net_outputs
+
+    out = np.zeros((boards.shape[0], 5))
+    net_outputs(params, boards, out)
+    coef = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
+    diff = np.abs((out - targets) @ coef)
+    n = diff.size
+    se = float(diff.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
+    return {"positions": int(n), "mean_abs_equity_error": float(diff.mean()), "se": se,
+            "mse": float(((out - targets) ** 2).sum(axis=1).mean())}
+
+
+def split(count: int) -> tuple[np.ndarray, np.ndarray]:
+    """(training indices, held-out indices): every ``HOLD_OUT``-th position held out."""
+    index = np.arange(count)
+    held = index % HOLD_OUT == 0
+    return index[~held], index[held]
+
+
+def fit(folder: str | Path, settings: FitSettings, start: str | Path | None = None,
+        resume: str | Path | None = None, command: str = "",
+        progress: Progress | None = _stderr) -> tuple[FitState, dict, FitSettings]:
+    """Train on the data in ``folder`` until ``settings.epochs`` epochs in all; the state,
+    the data's summary and the settings used (a resumed run's: its checkpoint's). ``start``: the starting weights (None: those the net plays with);
+    ``resume``: a checkpoint of an earlier run on the same data (its rate, batch and seed
+    are kept)."""
+    from .kernels.supervised import fit_epoch
+    from .net import read_weights, save_weights, weights_path
+
+    problems = settings.problems()
+    if problems:
+        raise BgcliError("; ".join(problems))
+    arrays, record = read_data(folder)
+    data = {"folder": Path(folder).name, "sha256": record["sha256"],
+            "positions": int(arrays["boards"].shape[0]), "plies": record["settings"]["plies"],
+            "net": record["settings"]["net"]}
+    if resume is not None:
+        state, settings = _resumed(resume, settings, data)
+    else:
+        params, start_record = read_weights(start if start is not None else weights_path())
+        state = FitState(params=params.copy(), start_record=start_record)
+    train_index, held_index = split(data["positions"])
+    boards, targets = arrays["boards"], arrays["targets"]
+    names = source_names(DataSettings(**{**record["settings"],
+                                        "sources": tuple(record["settings"]["sources"])}))
+    groups = {name: held_index[arrays["source"][held_index] == k] for k, name in enumerate(names)}
+
+    def check() -> dict:
+        entry = _check(state, boards, targets, train_index, held_index, progress)
+        entry["held_out_by_source"] = {name: equity_errors(state.params, boards[index],
+                                                           targets[index])
+                                       for name, index in groups.items() if index.size > 1}
+        return entry
+
+    if not state.checks:
+        state.checks.append(check())
+    ones = np.ones(boards.shape[0])
+    began = time.perf_counter()
+    wall0 = state.wall_s
+    deadline = None if settings.minutes is None else began + 60.0 * settings.minutes
+    while state.epochs < settings.epochs:
+        if deadline is not None and time.perf_counter() >= deadline:
+            break
+        order = np.random.default_rng([settings.seed, state.epochs]).permutation(train_index)
+        params = state.params.copy()  # an interrupted epoch leaves the state as it was
+        stats = np.zeros(2)
+        fit_epoch(params, boards, targets, ones, order, settings.batch, settings.rate, stats)
+        if not np.all(np.isfinite(params)):
+            raise BgcliError(f"weights diverged in epoch {state.epochs + 1}: try a lower --rate")
+        state.params, state.epochs = params, state.epochs + 1
+        state.wall_s = wall0 + time.perf_counter() - began
+        state.checks.append(check())
+        if settings.checkpoint:
+            save_weights(settings.checkpoint, state.params,
+                         make_record(state, settings, data, command))
+    return state, data, settings
+
+
+def _check(state: FitState, boards, targets, train_index, held_index,
+           progress: Progress | None) -> dict:
+    entry = {"epoch": state.epochs,
+             "held_out": equity_errors(state.params, boards[held_index], targets[held_index]),
+             "train": equity_errors(state.params, boards[train_index], targets[train_index])}
+    if progress:
+        h, t = entry["held_out"], entry["train"]
+        progress(f"epoch {state.epochs}: |equity error| held out {h['mean_abs_equity_error']:.4f}"
+                 f" ± {h['se']:.4f}, training {t['mean_abs_equity_error']:.4f} ± {t['se']:.4f}")
+    return entry
+
+
+def _resumed(path, settings: FitSettings, data: dict) -> tuple[FitState, FitSettings]:
+    from .net import read_weights
+
+    params, record = read_weights(path)
+    run = record.get("supervised")
+    if not isinstance(run, dict):
+        raise BgcliError(f"{path}: not a checkpoint of bgcli train --data")
+    if run["data"]["sha256"] != data["sha256"]:
+        raise BgcliError(f"{path} was trained on other data ({run['data']['folder']}, "
+                         f"{run['data']['positions']} positions)")
+    if settings.epochs <= run["epochs"]:
+        raise BgcliError(f"{path} already has {run['epochs']} epochs: --epochs counts them "
+                         f"too, so give more than {run['epochs']}")
+    kept = FitSettings(epochs=settings.epochs, rate=run["rate"], batch=run["batch"],
+                       seed=run["seed"], minutes=settings.minutes,
+                       checkpoint=settings.checkpoint)
+    start_record = dict(record)
+    start_record["history"] = record["history"][:-1]  # this run's entry is made again
+    start_record.pop("supervised", None)
+    start_record.update(run["start"])
+    state = FitState(params=params.copy(), start_record=start_record, epochs=run["epochs"],
+                     run_from=run["run_from"], wall_s=run["wall_s"], checks=run["checks"])
+    return state, kept
+
+
+def make_record(state: FitState, settings: FitSettings, data: dict, command: str) -> dict:
+    """The trained weights' record: the starting weights' one, their ``history`` with this
+    run added (``{"command", "method", "epochs": [first, last], "rate", "batch", "data"}``),
+    and under ``supervised`` what a resumed run needs."""
+    from . import __version__
+
+    start = state.start_record
+    this_run = {"command": command, "method": "supervised on n-ply search targets",
+                "epochs": [state.run_from, state.epochs], "rate": settings.rate,
+                "batch": settings.batch, "seed": settings.seed, "data": data,
+                "held_out": state.checks[-1]["held_out"] if state.checks else None}
+    record = dict(start)
+    record.update({"command": command, "bgcli_version": __version__,
+                   "method": f"{start.get('method', 'unknown')}; then supervised on "
+                             f"{data['plies']}-ply search targets",
+                   "history": list(start.get("history", [])) + [this_run]})
+    record["supervised"] = {"epochs": state.epochs, "run_from": state.run_from,
+                            "rate": settings.rate, "batch": settings.batch,
+                            "seed": settings.seed, "data": data,
+                            "wall_s": round(state.wall_s, 1), "checks": state.checks,
+                            "start": {k: start[k] for k in ("command", "method",
+                                                            "bgcli_version") if k in start}}
+    return record

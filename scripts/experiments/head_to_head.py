@@ -1,0 +1,82 @@
+"""Two nets head to head at 0 ply (the policy of rollouts), cubeless money, no gnubg.
+
+    python -m scripts.experiments.head_to_head net.npz --deals 2000 --themed positions/train_backgames.txt \\
+        --themed-starts 200 --themed-deals 5 -o result.json
+
+``A`` (the given weights) against ``B`` (``--against``, default the shipped weights). Every
+deal is played twice with the same dice, A moving first then B moving first
+(``bgcli.kernels.selfplay.play_match``); points per game for A with the SE over deals. From
+the opening (``--deals``), and with ``--themed`` from the first ``--themed-starts`` positions
+of a collection after skipping ``--skip`` (``--themed-deals`` deals each): there the side
+on roll alternates between the nets in the pair, so the result is A's edge in such
+positions, whichever side of them it holds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+
+import numpy as np
+
+from bgcli import __version__
+from bgcli.kernels.evaluate import POLICY_NET
+from bgcli.kernels.selfplay import play_match
+from bgcli.net import net_id, read_weights, weights_path
+from bgcli.position import Position
+from bgcli.train import read_training_positions
+
+
+def _summary(per_deal: np.ndarray) -> dict:
+    n = per_deal.size
+    return {"deals": int(n), "games": int(2 * n), "ppg": float(per_deal.mean()),
+            "se": float(per_deal.std(ddof=1) / math.sqrt(n))}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("weights")
+    parser.add_argument("--against", default=None, help="default: the shipped weights")
+    parser.add_argument("--deals", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--themed", default=None)
+    parser.add_argument("--themed-starts", type=int, default=200)
+    parser.add_argument("--themed-deals", type=int, default=5)
+    parser.add_argument("--skip", type=int, default=0)
+    parser.add_argument("-o", "--output")
+    args = parser.parse_args()
+    against = args.against or str(weights_path())
+    a, b = read_weights(args.weights)[0], read_weights(against)[0]
+    t0 = time.perf_counter()
+    result = {"a": net_id(args.weights), "b": net_id(against), "seed": args.seed,
+              "bgcli_version": __version__, "command": "python -m scripts.experiments."
+              "head_to_head " + " ".join(f"{k}={v}" for k, v in vars(args).items())}
+    if args.deals >= 2:
+        out = np.zeros((args.deals, 2))
+        start = np.ascontiguousarray(Position.start().board, dtype=np.int8)
+        play_match(start, args.seed, 0, args.deals, POLICY_NET, a, POLICY_NET, b, out)
+        result["opening"] = _summary(out.mean(axis=1))
+    if args.themed:
+        boards, info = read_training_positions(args.themed)
+        chosen = boards[args.skip:args.skip + args.themed_starts]
+        per_deal = []
+        for i, board in enumerate(chosen):
+            out = np.zeros((args.themed_deals, 2))
+            play_match(np.ascontiguousarray(board), args.seed, i * args.themed_deals,
+                       args.themed_deals, POLICY_NET, a, POLICY_NET, b, out)
+            per_deal.extend(out.mean(axis=1))
+        result["themed"] = {**_summary(np.array(per_deal)), "file": info["file"],
+                            "sha256": info["sha256"], "starts": len(chosen), "skip": args.skip,
+                            "deals_per_start": args.themed_deals}
+    result["wall_s"] = round(time.perf_counter() - t0, 1)
+    text = json.dumps(result, indent=2, sort_keys=True)
+    if args.output:
+        with open(args.output, "w") as f:
+            f.write(text + "\n")
+    print(text)
+
+
+if __name__ == "__main__":
+    main()

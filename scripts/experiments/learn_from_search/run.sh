@@ -1,0 +1,33 @@
+#!/bin/sh
+# Session 10's experiment of learning from search (docs/net.md, "Learning from search").
+# Each step is resumable: rerun it to continue. About 11 minutes of labelling for 16,000
+# positions and seconds of training on one loaded core; the strength checks below take
+# about 2 minutes each (vs_gnubg needs `pip install gnubg`).
+set -e
+D=${D:-learn_data}
+export NUMBA_NUM_THREADS=1
+# 1. 16,000 positions from the net's own self-play (30% from the opening, the rest from the
+#    back-game and anchor collections), each labelled by bgcli's 2-ply search
+bgcli train-data "$D" -n 16000 --from positions/train_backgames.txt --from positions/train_anchors.txt \
+    > data16k.json
+# the 8,000-position runs use the first 16 chunks of the same folder
+mkdir -p "$D"8k && cp "$D"/settings.json "$D"8k/
+for i in $(seq 0 15); do cp "$D"/chunk-$(printf %06d $i).npz "$D"8k/; done
+# 2. supervised fits from the shipped weights
+for r in 0.03 0.1; do bgcli train --data "$D"8k --epochs 8 --rate $r -o fit_r$r.npz --record fit_r$r.json > /dev/null; done
+for r in 1.0 4.0; do bgcli train --data "$D"8k --epochs 20 --rate $r -o fit_r$r.npz --record fit_r$r.json > /dev/null; done
+bgcli train --data "$D" --epochs 6 --rate 0.3 -o fit16_r0.3.npz --record fit16_r0.3.json > /dev/null
+# the same folder continued (resumed) to 40,000 positions
+bgcli train-data "$D" -n 40000 --from positions/train_backgames.txt --from positions/train_anchors.txt \
+    > data40k.json
+for r in 0.1 0.3; do bgcli train --data "$D" --epochs 6 --rate $r -o fit40_r$r.npz --record fit40_r$r.json > /dev/null; done
+bgcli train --data "$D" --epochs 4 --rate 10 --batch 8 -o fit40_r10.npz --record fit40_r10_b8.json > /dev/null
+# 3. head to head against the shipped net, 0 ply: 5,000 deals from the opening and 4 deals
+#    from each of the first 500 back-game positions, each deal played twice
+for f in fit_r0.1 fit_r1.0 fit16_r0.3; do
+    python -m scripts.experiments.head_to_head $f.npz --deals 5000 --themed positions/train_backgames.txt \
+        --themed-starts 500 --themed-deals 4 -o h2h_$f.json > /dev/null
+done
+# 4. against gnubg 0-ply, 300 deals, the same dice for both nets
+python -m scripts.strength.vs_gnubg --weights fit16_r0.3.npz --deals 300 --seed 1 --check-agreement 0 -o vs_gnubg_fit16.json
+python -m scripts.strength.vs_gnubg --deals 300 --seed 1 --check-agreement 0 -o vs_gnubg_shipped.json
