@@ -88,6 +88,11 @@ def test_shell_completion_answers_with_commands(capsys, monkeypatch):
 
 
 def test_completion_script_is_shown_and_installed(capsys, monkeypatch, tmp_path):
+    # typer asks shellingham which shell runs bgcli; a test run started by nohup or a CI
+    # runner has none it knows, so the shell is given
+    import shellingham
+
+    monkeypatch.setattr(shellingham, "detect_shell", lambda *args, **kwargs: ("bash", "/bin/bash"))
     code, out, err = run(capsys, "--show-completion", "bash")
     assert code == 0, err
     assert "_BGCLI_COMPLETE=complete_bash" in out and "complete -o default -F _bgcli_completion bgcli" in out

@@ -197,3 +197,31 @@ def test_best_command_at_a_score(capsys):
     assert all(0 < r["mwc"] < 1 for r in rows)
     code, out, _ = run(capsys, "best", "jOfgASTgc+FBAg", "65", "--evaluate-only", "-f", "json")
     assert {r["score"] for r in json.loads(out)} == {"money"} and "mwc" not in json.loads(out)[0]
+
+
+def test_one_ply_at_a_score_picks_the_opponents_replies_by_its_own_match_values():
+    """At 1 ply the lookahead's replies are the opponent's best by ITS equity at the score
+    (not ours, not money): each play that reached 1 ply equals the average over the 21
+    rolls of the opponent's 0-ply reply ranked by ``play_coefficients(score.swapped())``."""
+    situation = parse_situation(GAMMON_SAVE)
+    score = match_score(situation)
+    mine, theirs = play_coefficients(score), play_coefficients(score.swapped())
+    assert not np.allclose(theirs, MONEY_COEFFICIENTS)
+    ranked = rank_plays_at(situation.position, (6, 5), "net", 1, score)
+    deep = [r for r in ranked if r.plies == 1][:3]
+    assert deep
+    for r in deep:
+        opponent = r.play.result.swapped()
+        expected = np.zeros(5)
+        for a in range(1, 7):
+            for b in range(a, 7):
+                replies = rank_plays(opponent, (a, b), "net", 0, values=theirs)
+                weight = (1 if a == b else 2) / 36
+                if replies:
+                    p = replies[0].probabilities  # the replier's side, after its reply
+                    expected += weight * np.array([1 - p[0], p[3], p[4], p[1], p[2]])
+                else:  # no reply: we are on roll in the same position, seen at 0 ply
+                    from bgcli.evaluation import position_probabilities
+                    expected += weight * position_probabilities(r.play.result, "net", 0)
+        np.testing.assert_allclose(r.probabilities, expected, rtol=0, atol=1e-9)
+        assert r.equity == pytest.approx(mine[0] + mine[1:] @ r.probabilities, abs=1e-12)
