@@ -246,3 +246,24 @@ def test_dask_gives_the_local_rows(tmp_path, capsys):
         code, there, err = _analyse(capsys, *matches, "-f", "csv", "--scheduler", address)
     assert code == 0, err
     assert sorted(there.splitlines()) == sorted(here.splitlines())
+
+
+def test_the_play_made_is_judged_at_the_depth_of_the_best():
+    """A play the move filter left at 0 ply is evaluated at the best play's depth before its
+    error is taken: the same figures as ranking every play at that depth."""
+    from bgcli.evaluation import rank_plays
+    from bgcli.matchfile.analysis import _at_depth, ranked_plays
+    from bgcli.notation.detect import parse_situation
+
+    situation = parse_situation("4HPwATDgc/ABMA")
+    ranked = ranked_plays(situation, (6, 4), 1)
+    shallow = [r for r in ranked if r.plies == 0]
+    assert ranked[0].plies == 1 and shallow, "the normal filter leaves some plays at 0 ply"
+    every_play = {r.play.notation: r for r in rank_plays(situation.position, (6, 4), "net", 1,
+                                                          move_filter="99:9")}
+    for r in shallow[:3]:
+        deep = _at_depth(situation, r, 1, "net")
+        assert deep.plies == 1
+        expected = every_play[r.play.notation]
+        assert deep.probabilities == pytest.approx(expected.probabilities, abs=1e-9)
+        assert deep.equity == pytest.approx(expected.equity, abs=1e-9)

@@ -28,11 +28,11 @@ luck (total, rate per roll) and the luck-adjusted result.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ..decisions import cube_decision, match_score, rank_plays_at
+from ..decisions import cube_decision, match_score, play_coefficients, rank_plays_at
 from ..evaluation import RankedPlay, cubeless_equity, position_probabilities, rank_plays
 from ..notation.situation import Situation
 from .replay import ANSWER, CHECKER, CUBE, Decision, Match
@@ -71,6 +71,23 @@ def ranked_plays(situation: Situation, dice: tuple[int, int], plies: int,
     move filter, valued at a match score in match winning chances for both sides (the
     lookahead's replies too): the one function the analysis asks."""
     return rank_plays_at(situation.position, dice, policy, plies, match_score(situation))
+
+
+def _at_depth(situation: Situation, ranked: RankedPlay, plies: int, policy: str) -> RankedPlay:
+    """``ranked`` evaluated at ``plies`` when the move filter left it shallower: the play
+    made is judged at the depth of the best one, as gnubg's analysis does (a 0-ply figure
+    against a 1-ply best would count the depths' difference as an error)."""
+    result = ranked.play.result
+    if ranked.plies >= plies or not result.board[1].any():  # deep enough, or the game is won
+        return ranked
+    score = match_score(situation)
+    values = None if score is None else np.stack([play_coefficients(score.swapped()),
+                                                 play_coefficients(score)])
+    theirs = position_probabilities(result.swapped(), policy, plies, values)
+    mine = _flipped(theirs)
+    value = cubeless_equity(mine) if score is None else float(
+        values[1][0] + values[1][1:] @ mine)
+    return replace(ranked, probabilities=mine, equity=value, plies=plies, value=value)
 
 
 class _Score:
@@ -229,6 +246,10 @@ def _judge_play(j: Judged, plies: int, policy: str) -> None:
     if not ranked:
         j.best = ""
     else:
+        ranked = [_at_depth(situation, r, ranked[0].plies, policy)
+                  if decision.play is not None
+                  and np.array_equal(r.play.result.board, decision.play.result.board) else r
+                  for r in ranked]
         values = []
         for r in ranked:
             mwc = score.mwc(r.probabilities)
