@@ -180,7 +180,9 @@ def test_every_fixture_against_gnubg():
 
     rows = [compare(p.name[:-len(".gnubg.json")], 1) for p in FIXTURES.glob("*.gnubg.json")]
     players = [p for r in rows for p in r["players"]]
-    assert sum(p["rate_within_aim"] for p in players) >= 0.7 * len(players)
+    # 9 of 12 at 0.2.0, when every play was scored at 1 ply; 8 since 1 ply goes through
+    # gnubg's move filter (0.3.0), as gnubg's own analysis does
+    assert sum(p["rate_within_aim"] for p in players) >= 0.65 * len(players)
     assert sum(p["bgcli_unforced"] == p["gnubg_unforced"] for p in players) == len(players)
     assert all(p["bgcli_cube_decisions"] == p["gnubg_cube_decisions"] for p in players)
     both = sum(r["cube_errors"]["both"] for r in rows)
