@@ -33,7 +33,7 @@ from numba import njit
 
 from .evaluate import ONESIDED_SLOT, POLICY_NET, both_home, equity, evaluate, table_start
 from .movegen import generate_plays
-from .net import net_choose_into
+from .net import drop_references, net_choose_into
 
 #: How close to 0 or 1 every probability of a settled position is (module docstring).
 SETTLED = 1e-3
@@ -101,9 +101,7 @@ def roll_values(board, d1, d2, policy, params, weights, buffers, choice, probs, 
             mean_value[k] = 0.0
             actual_value[k] = 0.0
         return
-    have_ref = choice[6]  # a new position: a new reference board (module docstring)
-    have_ref[0] = False
-    have_ref[1] = False
+    drop_references(choice)  # a new position: a new reference board (module docstring)
     for k in range(5):
         mean_value[k] = 0.0
     for r in range(21):

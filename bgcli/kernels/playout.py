@@ -34,10 +34,9 @@ from numba import njit, prange, uint64
 from .cube import CENTRED, OWN, THEIRS, cubeful_equity, doubles_and_takes, efficiency
 from .match_cube import cubeful_mwc, match_doubles_and_takes, mwc_after
 from .dice import next_u64, roll_dice
-from .evaluate import (ONESIDED_SLOT, POLICY_NET, POLICY_RANDOM, both_home, equity, evaluate,
-                       table_start, twosided_win)
-from .luck import ROLL_WEIGHTS, ROLLS, roll_values, swap_sides  # noqa: F401  (re-exported for scripts)
-from .net import choice_buffers, net_choose, playout_weights
+from .evaluate import POLICY_NET, POLICY_RANDOM, evaluate, twosided_win
+from .luck import ROLL_WEIGHTS, ROLLS, best_value, roll_values, swap_sides  # noqa: F401  (re-exported for scripts)
+from .net import choice_buffers, drop_references, playout_weights
 from .movegen import MAX_PLAYS, generate_plays, new_buffers
 from .search import MONEY_VALUES, choose_play, node_probabilities, work_buffers
 
@@ -119,35 +118,14 @@ def trial_seed(seed, trial):
 
 
 @njit(cache=True, nogil=True)
-def _best_value(count, policy, params, weights, boards, probs, mover_best):
-    """Index of the play with the best evaluation among ``count`` result boards (mover =
-    row 1); its probabilities from the mover's side go into ``mover_best``. The net policy
-    chooses with ``weights``, its float32 playout copy of the net (see ``net_choose``),
-    except in bear-offs (both sides home after the first play, so after every play of a
-    side that was home), which ``evaluate`` scores from the bear-off tables in ``params``."""
-    if policy == POLICY_NET and not (table_start(params, ONESIDED_SLOT) != 0
-                                     and both_home(boards[0])):
-        choice = net_choose(count, weights, boards, probs, True)
-        swap_sides(probs, mover_best)
-        return choice
-    best = -1e9
-    choice = 0
-    for i in range(count):
-        evaluate(boards[i], 0, policy, params, probs)  # from the next player's side
-        value = -equity(probs)
-        if value > best:
-            best = value
-            choice = i
-            swap_sides(probs, mover_best)
-    return choice
-
-
-@njit(cache=True, nogil=True)
-def _choose_play(count, policy, params, weights, state, boards, probs, mover_best):
-    """Index of the play the policy picks: uniformly at random, or greedily (0-ply)."""
+def _choose_play(count, policy, params, weights, state, boards, probs, mover_best, choice):
+    """Index of the play the policy picks: uniformly at random, or greedily (0-ply) by the
+    values the luck uses (``luck.best_value``, its net scratch ``choice`` without reference
+    boards, so that each roll's choice is evaluated afresh as before)."""
     if policy == POLICY_RANDOM:
         return np.int64(next_u64(state) % uint64(count))
-    return _best_value(count, policy, params, weights, boards, probs, mover_best)
+    drop_references(choice)
+    return best_value(count, policy, params, weights, boards, probs, mover_best, choice)
 
 
 @njit(cache=True, nogil=True)
@@ -209,7 +187,7 @@ def play_trial(board, state, first_rolls, settings, params, weights, buffers, sc
     mover_value = scratch[2]
     mean_value = scratch[3]
     actual_value = scratch[4]
-    luck_choice = choice_buffers(weights)  # the luck's scratch (kernels.luck)
+    luck_choice = choice_buffers(weights)  # the net's choice scratch (kernels.luck, plays)
     for k in range(5):
         luck[k] = 0.0
     ply = 0
@@ -265,7 +243,7 @@ def play_trial(board, state, first_rolls, settings, params, weights, buffers, sc
             choice = _searched_choice(count, boards, settings, params, weights, search)
         else:
             choice = _choose_play(count, policy, params, weights, state, boards, probs,
-                                  mover_value)
+                                  mover_value, luck_choice)
         mover_done = True
         for index in range(25):
             if boards[choice, 1, index] > 0:

@@ -26,13 +26,20 @@ def write_report(entries: Sequence[ReportEntry], directory: str | Path, title: s
     """Write the report for analysed ``entries`` into ``directory`` (created if needed);
     returns the paths written by kind (``html``, ``markdown``, ``images``). SVG files left in
     ``images/`` by an earlier report that this one does not make are removed."""
-    from . import html, markdown
     from .document import build_document
+
+    return write_document(build_document(entries, title, source, command), directory)
+
+
+def write_document(document, directory: str | Path) -> dict[str, Path]:
+    """Write a report ``document`` (``document.Document``) into ``directory`` (created if
+    needed): ``index.html``, ``report.md`` and ``images/*.svg``, removing SVG files an
+    earlier report left there that this one does not make; the paths by kind."""
+    from . import html, markdown
 
     directory = Path(directory)
     images_dir = directory / "images"
     images_dir.mkdir(parents=True, exist_ok=True)
-    document = build_document(entries, title, source, command)
     names = set()
     for image in document.images():
         (images_dir / image.name).write_bytes(image.data)

@@ -11,7 +11,7 @@ from pathlib import Path
 from .. import __version__
 from ..matchfile.analysis import Judged, player_statistics, skill_mark
 from ..matchfile.replay import CHECKER, Match
-from . import charts, html, markdown
+from . import charts
 from .document import Code, Document, Group, Image, Link, Section, Table
 
 WORST_DEFAULT = 10
@@ -181,19 +181,7 @@ def build_match_document(match: Match, judged: list[Judged], title: str, plies: 
 def write_match_report(match: Match, judged: list[Judged], directory: str | Path, title: str,
                        plies: int, worst: int = WORST_DEFAULT,
                        command: str | None = None) -> dict[str, Path]:
-    directory = Path(directory)
-    images = directory / "images"
-    images.mkdir(parents=True, exist_ok=True)
-    document = build_match_document(match, judged, title, plies, worst, command)
-    names = set()
-    for image in document.images():
-        (images / image.name).write_bytes(image.data)
-        names.add(image.name)
-    for stale in images.glob("*.svg"):
-        if stale.name not in names:
-            stale.unlink()
-    html_path = directory / "index.html"
-    html_path.write_text(html.render(document), encoding="utf-8")
-    markdown_path = directory / "report.md"
-    markdown_path.write_text(markdown.render(document), encoding="utf-8")
-    return {"html": html_path, "markdown": markdown_path, "images": images}
+    from . import write_document
+
+    return write_document(build_match_document(match, judged, title, plies, worst, command),
+                          directory)
