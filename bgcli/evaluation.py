@@ -225,8 +225,8 @@ def rank_plays(position: Position, dice: Dice | tuple[int, int], policy: str = "
                plies: int = 0, move_filter=None, values=None) -> list[RankedPlay]:
     """Every legal play of ``dice``, best first by the search at ``plies`` (0..3) through
     ``move_filter`` (``bgcli.search.move_filter``'s spec or a ``MoveFilter``; None:
-    gnubg's "normal"): the plays evaluated deepest first, each depth by value (ties keep
-    the move generator's order). ``values``: the linear value functions of the two sides
+    gnubg's "normal"): the plays evaluated deepest first, each depth by value (among equal
+    values, to 1e-12, a play that ends the game first, then the move generator's order). ``values``: the linear value functions of the two sides
     (``value_coefficients``; None: money). Empty when no checker can move."""
     from .kernels.search import rank_search
     from .search import move_filter as filter_of
@@ -246,5 +246,9 @@ def rank_plays(position: Position, dice: Dice | tuple[int, int], policy: str = "
     ranked = [RankedPlay(play, scores[i], cubeless_equity(scores[i]), int(depth[i]),
                          float(coefficients[0, 0] + coefficients[0, 1:] @ scores[i]))
               for i, play in enumerate(plays)]
-    order = sorted(range(len(ranked)), key=lambda i: (-ranked[i].plies, -ranked[i].value))
+    # a play that ends the game can do no worse than any other: first among values equal
+    # to 1e-12 (averages over the rolls round a certain value by an ulp or two)
+    order = sorted(range(len(ranked)), key=lambda i: (-ranked[i].plies,
+                                                      -round(ranked[i].value, 12),
+                                                      not plays[i].result.is_game_over()))
     return [ranked[i] for i in order]

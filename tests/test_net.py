@@ -386,6 +386,36 @@ def test_probabilities_are_consistent_and_exact_when_over():
     assert out.tolist() == [1.0, 1.0, 1.0, 0.0, 0.0]
 
 
+def test_no_backgammon_in_a_race_without_a_checker_in_the_winners_home():
+    """Past contact, a side with no checker in the other's home board can be gammoned but
+    never backgammoned (nothing sends a checker back): the net's probability of it is 0,
+    by the full evaluation and by the incremental one of the play choice alike; with a
+    checker still there it is not."""
+    params = net.init_params(3)
+    params[net.B2_AT:net.B2_AT + net.N_OUTPUTS] = 4.0  # every raw output near 1
+    params[net.NET_SIZE + net.B2_AT:net.NET_SIZE + net.B2_AT + net.N_OUTPUTS] = 4.0
+    race = np.zeros((2, 25), dtype=np.int8)
+    race[0, 0:5] = 3   # row 0 all home, none borne off
+    race[1, 6:11] = 3  # row 1 on its 7- to 11-points: outside row 0's home, past contact
+    out = np.empty(5)
+    net.net_probabilities(race, 0, params, out)
+    assert out[1] > 0.5 and out[2] == 0.0  # row 0 may gammon row 1, never backgammon it
+    net.net_probabilities(race, 1, params, out)
+    assert out[3] > 0.0 and out[4] == 0.0
+    straggler = race.copy()
+    straggler[1, 10] -= 1
+    straggler[1, 18] += 1  # one checker of row 1 still in row 0's home board (its 19-point)
+    net.net_probabilities(straggler, 0, params, out)
+    assert out[2] > 0.5
+    # the play choice (the mover in row 1, valued from row 0's side) applies the same rule
+    boards = np.stack([race[::-1], straggler[::-1]])
+    probs = np.empty(5)
+    for weights, folded in ((params, False), (net.playout_weights(params), True)):
+        for i in range(2):
+            net.net_choose(1, weights, boards[i:i + 1], probs, folded)
+            assert (probs[4] == 0.0) == (i == 0)
+
+
 @pytest.mark.slow
 def test_training_is_reproducible_and_resumable(tmp_path):
     from bgcli.train import TrainSettings, train

@@ -185,6 +185,22 @@ def test_three_ply_probabilities_equal_the_reference():
                                rtol=0, atol=1e-9)
 
 
+@pytest.mark.parametrize("plies", [0, 1, 2])
+def test_a_play_that_ends_the_game_is_ranked_first(plies):
+    """Bearing off the last checkers can do no worse than any other play: it comes first
+    where the others value the same (a certain single win: 2/1 1/off ties 2/off 1/off) and
+    where the net would value a play that leaves a checker behind a little higher (a
+    gammon now, against a race the opponent cannot be backgammoned in)."""
+    from bgcli.notation.detect import parse_situation
+
+    for position_id, dice in (("rjMAABQAAAAAAA", (1, 2)), ("dPK2AgBEAAAAAA", (3, 6)),
+                              ("dPK2AgBEAAAAAA", (5, 6))):
+        position = parse_situation(position_id).position
+        ranked = rank_plays(position, dice, "net", plies)
+        assert any(not r.play.result.is_game_over() for r in ranked)
+        assert ranked[0].play.result.is_game_over(), (position_id, dice, plies)
+
+
 def test_results_do_not_depend_on_the_thread_count():
     position = POSITIONS[4]
     before = numba.get_num_threads()

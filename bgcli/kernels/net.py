@@ -5,8 +5,10 @@ picked by whether the two sides' checkers have passed each other (the same test 
 heuristic). Both see the position from the side on roll (``board[me]``) and give five
 sigmoid outputs in gnubg's order (win, win gammon, win backgammon, lose gammon, lose
 backgammon). At evaluation the outputs are made consistent: a gammon is at most a win, a
-backgammon at most a gammon, and a gammon that can no longer happen (the loser has borne a
-checker off) is zero. Training works on the raw sigmoids.
+backgammon at most a gammon, and a gammon or backgammon that can no longer happen is zero:
+the loser has borne a checker off (no gammon), or, once the sides are past each other, the
+loser has no checker left in the winner's home board (no backgammon: in a race no checker
+is ever sent back), as gnubg's sanity checks have it. Training works on the raw sigmoids.
 
 Input encoding (``N_INPUTS`` = 218 values), for side ``s`` = 0 (on roll) and 1 (opponent),
 ``base = 98 * s``, each side in its own point numbering (index 0 = its 1-point):
@@ -92,6 +94,13 @@ def _logistic(z):
 @njit(cache=True, nogil=True)
 def is_contact(board, me):
     """Whether some checker of one side still has an opposing checker in front of it."""
+    my_rear, your_rear = rears(board, me)
+    return _rears_in_contact(my_rear, your_rear)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def rears(board, me):
+    """Each side's rearmost point, ``me``'s first (own numbering, 24 = bar, -1 = none)."""
     my_rear = -1
     your_rear = -1
     for index in range(25):
@@ -99,7 +108,7 @@ def is_contact(board, me):
             my_rear = index
         if board[1 - me, index] > 0:
             your_rear = index
-    return _rears_in_contact(my_rear, your_rear)
+    return my_rear, your_rear
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -550,18 +559,20 @@ def make_consistent(board, me, y, out):
     for index in range(25):
         my_left += board[me, index]
         your_left += board[1 - me, index]
-    _consistent(my_left, your_left, y, out)
+    my_rear, your_rear = rears(board, me)
+    _consistent(my_left, your_left, my_rear, your_rear, y, out)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _consistent(my_left, your_left, y, out):
-    """``make_consistent`` given the checkers each side has left."""
+def _consistent(my_left, your_left, my_rear, your_rear, y, out):
+    """``make_consistent`` given the checkers each side has left and its rearmost point."""
+    race = not _rears_in_contact(my_rear, your_rear)
     win = y[0]
     out[0] = win
     out[1] = min(y[1], win) if your_left == 15 else 0.0
-    out[2] = min(y[2], out[1])
+    out[2] = 0.0 if race and your_rear < 18 else min(y[2], out[1])
     out[3] = min(y[3], 1.0 - win) if my_left == 15 else 0.0
-    out[4] = min(y[4], out[3])
+    out[4] = 0.0 if race and my_rear < 18 else min(y[4], out[3])
 
 
 @njit(cache=True, nogil=True)
@@ -761,7 +772,7 @@ def net_choose_into(count, weights, boards, probs, folded, buffers):
                 _add_extra_changes(weights, offset, extras, extras_ref[net], z,
                                    _NONLINEAR_EXTRAS if folded else _ALL_EXTRAS)
                 _outputs(weights, offset, z, h, y)
-            _consistent(mine[_LEFT], theirs[_LEFT], y, candidate)
+            _consistent(mine[_LEFT], theirs[_LEFT], mine[_REAR], theirs[_REAR], y, candidate)
         value = -(2.0 * candidate[0] - 1.0 + candidate[1] - candidate[3] + candidate[2]
                   - candidate[4])
         if value > best:

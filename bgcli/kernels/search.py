@@ -153,7 +153,7 @@ def static_children(count, boards, policy, params, weights, folded, out):
             _add_point_changes(weights, offset, board, board_ref[net], z)
             _add_extra_changes(weights, offset, extras, extras_ref[net], z, live)
             _outputs(weights, offset, z, h, y)
-        _consistent(mine[_LEFT], theirs[_LEFT], y, out[i])
+        _consistent(mine[_LEFT], theirs[_LEFT], mine[_REAR], theirs[_REAR], y, out[i])
 
 
 @njit(cache=True, nogil=True)

@@ -16,6 +16,17 @@ The first roll of a deal is never a double (it is the opening roll). Games are s
 1/2/3 (single, gammon, backgammon); there is no cube. Points per game are from bgcli's side;
 the standard error is taken over deals, since the two games of a deal are correlated.
 
+Luck-adjusted result (``ppg_adjusted``, the figure to quote): before every roll after the
+opening one, bgcli's 0-ply net values the best play of each of the 21 rolls; the roll's luck
+is the value of the roll thrown less their probability-weighted mean (``position_probabilities``
+at 1 ply, which is that mean: ``--check-luck N`` recomputes it roll by roll for the first N
+plies and stops if they differ by more than 1e-6: the bear-off tables' single precision
+parts them by up to a few 1e-8). A game's adjusted points are its points less bgcli's
+luck plus gnubg's. Whatever the value function, each roll's luck has expectation zero, so the
+adjusted mean is unbiased for the same quantity as the raw one, and the dice's noise, most
+of the variance, is gone: a standard error several times smaller for the same deals. ``-o``
+keeps every deal's raw and adjusted points, and ``--resume`` goes on from them.
+
 gnubg plays 0-ply: each legal play (bgcli's exact move generator, checked against gnubg on
 every fixture) is scored with ``gnubg.evaluate`` at 0 plies, cubeless, and the play with the
 best cubeless equity is chosen, which is what gnubg's 0-ply "best move" does. With
@@ -34,7 +45,7 @@ import time
 import numpy as np
 
 from bgcli import __version__
-from bgcli.evaluation import cubeless_equity, rank_plays
+from bgcli.evaluation import cubeless_equity, position_probabilities, rank_plays
 from bgcli.moves import legal_plays
 from bgcli.net import WEIGHTS_ENV, weights_record
 from bgcli.position import Position
@@ -107,6 +118,30 @@ def bgcli_choose(position: Position, dice, policy: str, plies: int = 0, move_fil
     return ranked[0].play if ranked else None
 
 
+ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
+
+
+def roll_value(position: Position, dice) -> float:
+    """bgcli 0-ply's cubeless equity, for the mover, of its best play of ``dice``."""
+    ranked = rank_plays(position, dice, "net", 0)
+    if ranked:
+        return ranked[0].value
+    return -cubeless_equity(position_probabilities(position.swapped(), "net", 0))
+
+
+def luck(position: Position, dice, check: bool) -> float:
+    """The luck of ``dice`` for the mover: its value less the mean over the 21 rolls (the
+    module docstring); ``check``: recompute the mean roll by roll and compare."""
+    mean = cubeless_equity(position_probabilities(position, "net", 1))
+    if check:
+        by_roll = sum(roll_value(position, roll) * (1 if roll[0] == roll[1] else 2)
+                      for roll in ROLLS) / 36
+        if abs(by_roll - mean) > 1e-6:
+            raise RuntimeError(f"luck's mean {mean} is not the 21 rolls' {by_roll} "
+                               f"in {position.position_id()}")
+    return roll_value(position, dice) - mean
+
+
 def points(final: Position) -> int:
     """Points won by the side that just finished (final: winner's row 1)."""
     loser = final.board[0]
@@ -116,12 +151,20 @@ def points(final: Position) -> int:
 
 
 def play_game(rolls: np.ndarray, bgcli_first: bool, policy: str, gnubg: GnubgPlayer,
-              check_left: list[int], plies: int = 0, move_filter=None) -> tuple[int, int]:
-    """(points for bgcli, plies)."""
+              check_left: list[int], plies: int = 0, move_filter=None,
+              luck_check_left: list[int] | None = None) -> tuple[int, int, float]:
+    """(points for bgcli, plies, bgcli's luck less gnubg's)."""
     position = Position.start()
     bgcli_on_roll = bgcli_first
+    luck_for_bgcli = 0.0
+    luck_check_left = luck_check_left if luck_check_left is not None else [0]
     for ply in range(MAX_PLIES):
         dice = (int(rolls[ply % len(rolls), 0]), int(rolls[ply % len(rolls), 1]))
+        if ply > 0:  # the opening roll is never a double: its luck is not the 21 rolls'
+            check = luck_check_left[0] > 0
+            luck_check_left[0] -= int(check)
+            roll_luck = luck(position, dice, check)
+            luck_for_bgcli += roll_luck if bgcli_on_roll else -roll_luck
         if bgcli_on_roll:
             play = bgcli_choose(position, dice, policy, plies, move_filter)
         else:
@@ -131,7 +174,7 @@ def play_game(rolls: np.ndarray, bgcli_first: bool, policy: str, gnubg: GnubgPla
         if play is not None:
             if play.result.is_game_over():
                 won = points(play.result)
-                return (won if bgcli_on_roll else -won), ply + 1
+                return (won if bgcli_on_roll else -won), ply + 1, luck_for_bgcli
             position = play.result.swapped()
         else:
             position = position.swapped()
@@ -149,60 +192,115 @@ def main() -> None:
     parser.add_argument("--filter", default="normal", help="bgcli's move filter (bgcli.search)")
     parser.add_argument("--save-every", type=int, default=10, help="deals between saves of -o")
     parser.add_argument("--check-agreement", type=int, default=2000)
+    parser.add_argument("--check-luck", type=int, default=200,
+                        help="plies whose luck is recomputed roll by roll as a check")
+    parser.add_argument("--resume", action="store_true",
+                        help="go on from the deals already in -o (same settings)")
     args = parse_args(parser)
 
     gnubg = GnubgPlayer()
     check_left = [args.check_agreement]
-    pair_points = np.zeros(args.deals)
-    counts = {"single": 0, "gammon": 0, "backgammon": 0}
-    bgcli_wins = 0
-    plies = 0
-    start = time.time()
-    deals_done = 0
-    for deal in range(args.deals):
+    luck_check_left = [args.check_luck]
+    tally = Tally.resumed(args) if args.resume else Tally()
+    start = time.time() - tally.seconds
+    for deal in range(len(tally.raw), args.deals):
         rolls = dice_stream(args.seed, deal)
+        raw = adjusted = 0.0
         for bgcli_first in (True, False):
-            won, n = play_game(rolls, bgcli_first, args.policy, gnubg, check_left, args.plies,
-                               args.filter)
-            pair_points[deal] += won
-            counts[["single", "gammon", "backgammon"][abs(won) - 1]] += 1
-            bgcli_wins += won > 0
-            plies += n
+            won, n, luck_for_bgcli = play_game(rolls, bgcli_first, args.policy, gnubg,
+                                               check_left, args.plies, args.filter,
+                                               luck_check_left)
+            raw += won / 2
+            adjusted += (won - luck_for_bgcli) / 2
+            tally.count(won, n)
+        tally.raw.append(raw)
+        tally.adjusted.append(adjusted)
+        tally.seconds = time.time() - start
         deals_done = deal + 1
         if deals_done % 100 == 0:
-            done = pair_points[:deals_done] / 2
-            print(f"{deals_done} deals: {done.mean():+.4f} ppg ± "
-                  f"{done.std(ddof=1) / math.sqrt(deals_done):.4f}"
-                  f"  ({time.time() - start:.0f} s)", file=sys.stderr)
+            print(f"{deals_done} deals: {mean_se(tally.raw)} ppg, luck-adjusted "
+                  f"{mean_se(tally.adjusted)}  ({tally.seconds:.0f} s)", file=sys.stderr)
         if deals_done % args.save_every == 0 or deals_done == args.deals:
-            save(args, gnubg, pair_points[:deals_done], counts, bgcli_wins, plies, start)
+            save(args, gnubg, tally)
 
 
-def save(args, gnubg, per_pair, counts, bgcli_wins, plies, start) -> None:
+def mean_se(values: list[float]) -> str:
+    array = np.asarray(values)
+    se = array.std(ddof=1) / math.sqrt(len(array)) if len(array) > 1 else math.nan
+    return f"{array.mean():+.4f} ± {se:.4f}"
+
+
+class Tally:
+    """Every deal's points so far (raw and luck-adjusted, per game of the pair), the
+    outcomes, bgcli's wins and the plies played; read back from -o by ``--resume``."""
+
+    def __init__(self) -> None:
+        self.raw: list[float] = []
+        self.adjusted: list[float] = []
+        self.counts = {"single": 0, "gammon": 0, "backgammon": 0}
+        self.bgcli_wins = 0
+        self.plies = 0
+        self.seconds = 0.0
+
+    def count(self, won: int, plies: int) -> None:
+        self.counts[["single", "gammon", "backgammon"][abs(won) - 1]] += 1
+        self.bgcli_wins += won > 0
+        self.plies += plies
+
+    @classmethod
+    def resumed(cls, args) -> "Tally":
+        tally = cls()
+        if not args.output or not os.path.exists(args.output):
+            return tally
+        with open(args.output) as handle:
+            record = json.load(handle)
+        for key in ("seed", "plies", "policy", "move_filter"):
+            asked = {"move_filter": args.filter if args.plies > 0 else None}.get(key, getattr(args, key, None))
+            if record.get(key) != asked:
+                raise SystemExit(f"{args.output}: {key} is {record.get(key)!r}, not {asked!r}: "
+                                 f"cannot resume")
+        tally.raw = list(record["per_deal"])
+        tally.adjusted = list(record["per_deal_adjusted"])
+        tally.counts = dict(record["results"])
+        tally.bgcli_wins = round(record["bgcli_win_rate"] * record["games"])
+        tally.plies = round(record["plies_per_game"] * record["games"])
+        tally.seconds = record["seconds"]
+        return tally
+
+
+def save(args, gnubg, tally: Tally) -> None:
     """The result over the deals played so far, printed and (with -o) written."""
-    per_deal = per_pair / 2
-    deals = len(per_deal)
+    raw, adjusted = np.asarray(tally.raw), np.asarray(tally.adjusted)
+    deals = len(raw)
     games = 2 * deals
+
+    def se(values):
+        return float(values.std(ddof=1) / math.sqrt(deals)) if deals > 1 else None
+
     result = {
         "opponent": "gnubg 0-ply cubeless (PyPI gnubg " + gnubg.gnubg.version + ")",
         "policy": args.policy, "plies": args.plies,
         "move_filter": args.filter if args.plies > 0 else None, "seed": args.seed,
         "deals": deals, "deals_asked": args.deals, "games": games,
-        "ppg": float(per_deal.mean()),
-        "ppg_se": float(per_deal.std(ddof=1) / math.sqrt(deals)) if deals > 1 else None,
-        "bgcli_win_rate": bgcli_wins / games, "results": dict(counts),
-        "plies_per_game": plies / games,
+        "ppg": float(raw.mean()), "ppg_se": se(raw),
+        "ppg_adjusted": float(adjusted.mean()), "ppg_adjusted_se": se(adjusted),
+        "luck_judge": "bgcli 0-ply net, cubeless money equity",
+        "bgcli_win_rate": tally.bgcli_wins / games, "results": dict(tally.counts),
+        "plies_per_game": tally.plies / games,
         "gnubg_agreement_checked": gnubg.checked, "gnubg_agreement": gnubg.agreed,
-        "bgcli_version": __version__, "seconds": round(time.time() - start, 1),
+        "bgcli_version": __version__, "seconds": round(tally.seconds, 1),
         "net_games": weights_record().get("games") if args.policy == "net" else None,
         "weights": args.weights or "shipped",
+        "per_deal": [round(x, 6) for x in tally.raw],
+        "per_deal_adjusted": [round(x, 6) for x in tally.adjusted],
     }
     text = json.dumps(result, indent=2)
     if args.output:
         with open(args.output, "w") as handle:
             handle.write(text + "\n")
     if deals == args.deals:
-        print(text)
+        print(json.dumps({k: v for k, v in result.items() if not k.startswith("per_deal")},
+                         indent=2))
 
 
 if __name__ == "__main__":
