@@ -4,7 +4,7 @@
 ``bgcli.RolloutSettings`` are loaded on first use, so ``import bgcli`` stays fast (no pandas,
 no numba)."""
 
-__version__ = "0.3.0"
+__version__ = "0.4.0"
 
 from .errors import BgcliError, IllegalMoveError, IllegalPositionError, ParseError  # noqa: E402
 from .position import Position, Status  # noqa: E402

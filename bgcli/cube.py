@@ -148,6 +148,20 @@ def cube_efficiency(position_class: str, pips_on_roll: int | None = None) -> flo
         raise CubeError(f"unknown position class for cube efficiency: {position_class!r}") from None
 
 
+def consistent_rates(rates: Sequence[float]) -> tuple[float, float, float, float, float]:
+    """Five estimated rates (W, W(g), W(bg), L(g), L(bg)) clipped into the bounds of
+    probabilities: 0 <= W(bg) <= W(g) <= W <= 1, 0 <= L(bg) <= L(g) <= 1 - W. A
+    variance-reduced rollout's means are unbiased but can stray outside them by their
+    noise (a gammon rate of -2e-6 where no gammon happens)."""
+    win, win_gammon, win_bg, lose_gammon, lose_bg = (float(v) for v in rates)
+    win = min(max(win, 0.0), 1.0)
+    win_gammon = min(max(win_gammon, 0.0), win)
+    win_bg = min(max(win_bg, 0.0), win_gammon)
+    lose_gammon = min(max(lose_gammon, 0.0), 1.0 - win)
+    lose_bg = min(max(lose_bg, 0.0), lose_gammon)
+    return win, win_gammon, win_bg, lose_gammon, lose_bg
+
+
 def _check_probs(probs: Sequence[float]) -> tuple[float, float, float, float, float]:
     try:
         p = tuple(float(v) for v in probs)

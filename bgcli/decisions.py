@@ -290,11 +290,16 @@ def _owner_text(owner) -> str:
 def cube_decision(situation: Situation, probabilities, jacoby: bool | None = None,
                   efficiency: float | None = None) -> CubeDecision:
     """The cube action for the player on roll before rolling, at the Match ID's cube, owner
-    and score, from cubeless ``probabilities`` (gnubg's five, player on roll)."""
-    from .cube import CubeOwner, analyse_match_cube, analyse_money_cube, owner_from_state
+    and score, from cubeless ``probabilities`` (gnubg's five, player on roll; a rollout's
+    means are clipped into their bounds first: ``cube.consistent_rates``)."""
+    from .cube import (CubeError, CubeOwner, analyse_match_cube, analyse_money_cube,
+                       consistent_rates, owner_from_state)
 
     position, state = situation.position, situation.match
-    probs = [float(p) for p in probabilities]
+    try:
+        probs = list(consistent_rates(probabilities))
+    except (TypeError, ValueError):
+        raise CubeError(f"probabilities must be five numbers: {probabilities!r}") from None
     x = cube_efficiency_for(position) if efficiency is None else efficiency
     owner = owner_from_state(state.cube_owner, state.player_on_roll)
     jacoby = state.jacoby if jacoby is None else jacoby
@@ -354,7 +359,8 @@ def cubeful_cube_decision(situation: Situation, settings: RolloutSettings,
         return _cubeful_match_decision(situation, settings, progress_for)
     owner = owner_from_state(state.cube_owner, state.player_on_roll)
     jacoby = state.jacoby if jacoby is None else jacoby
-    settings = replace(settings.with_seed(), cubeful=True, initial=False)
+    settings = replace(settings.with_seed(), cubeful=True, initial=False,
+                       variance_reduction=False)  # cubeful luck is not measured
     no_double = rollout(situation.position, settings,
                         progress_for("No double") if progress_for else None,
                         cube_owner=_owner_text(owner), jacoby=jacoby)
@@ -401,7 +407,8 @@ def _cubeful_match_decision(situation: Situation, settings: RolloutSettings,
     score = match_score(situation)
     met = kazaross_xg2()
     owner = owner_from_state(state.cube_owner, state.player_on_roll)
-    settings = replace(settings.with_seed(), cubeful=True, initial=False)
+    settings = replace(settings.with_seed(), cubeful=True, initial=False,
+                       variance_reduction=False)  # cubeful luck is not measured
 
     def run(label: str, cube_owner: str, at: MatchScore) -> RolloutResult:
         result = rollout(situation.position, settings, progress_for(label) if progress_for else None,

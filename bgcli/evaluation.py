@@ -226,8 +226,9 @@ def rank_plays(position: Position, dice: Dice | tuple[int, int], policy: str = "
     """Every legal play of ``dice``, best first by the search at ``plies`` (0..3) through
     ``move_filter`` (``bgcli.search.move_filter``'s spec or a ``MoveFilter``; None:
     gnubg's "normal"): the plays evaluated deepest first, each depth by value (among equal
-    values, to 1e-12, a play that ends the game first, then the move generator's order). ``values``: the linear value functions of the two sides
-    (``value_coefficients``; None: money). Empty when no checker can move."""
+    values, to 1e-12, a play that ends the game first, then the move generator's order).
+    ``values``: the linear value functions of the two sides (``value_coefficients``; None:
+    money). Empty when no checker can move."""
     from .kernels.search import rank_search
     from .search import move_filter as filter_of
 

@@ -55,9 +55,11 @@ class RolloutSettings:
     seed: int | None = None
     policy: str = "net"
     truncate: int = 0  # plies; 0 plays every game to the end
-    # off by default: the evaluators' luck estimates cut the variance 2.5x (heuristic) to
-    # about 20x (net) for 20-30x the work per game (scripts/bench_rollout.py)
-    variance_reduction: bool = False
+    # None: on for the net's cubeless rollouts, which reach a given standard error in about
+    # half the core-seconds with it (docs/benchmarks.md); off for cubeful ones (the luck
+    # measured is cubeless) and for the heuristic and random policies, whose luck estimates
+    # cut the variance too little to pay for 10-25x the work a game
+    variance_reduction: bool | None = None
     quasi_random: bool = True
     # end a game once both sides are in the exact two-sided bear-off table, scored exactly
     bearoff_truncation: bool = True
@@ -71,6 +73,11 @@ class RolloutSettings:
     # (bgcli.search); cubeful rollouts decide the cube at that depth too. 0: greedy, 0-ply
     checker_plies: int = 0
     move_filter: str = "normal"
+
+    def __post_init__(self) -> None:
+        if self.variance_reduction is None:  # frozen: set the resolved default once
+            object.__setattr__(self, "variance_reduction", default_variance_reduction(
+                self.policy, self.cubeful))
 
     def with_seed(self) -> "RolloutSettings":
         """These settings with a concrete seed (a fresh random one if none was given)."""
@@ -107,6 +114,12 @@ class RolloutSettings:
         if self.seed is not None and not 0 <= self.seed < 2**63:
             problems.append(f"seed must be 0 .. 2**63-1, not {self.seed}")
         return problems
+
+
+def default_variance_reduction(policy: str, cubeful: bool) -> bool:
+    """Whether a rollout measures luck unless told: with the net, cubeless (as gnubg's
+    rollouts do by default; ``RolloutSettings.variance_reduction``)."""
+    return policy == "net" and not cubeful
 
 
 #: The depths a rollout's checker play can search (gnubg's rollouts offer 0..2 as well).

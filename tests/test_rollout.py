@@ -528,6 +528,38 @@ def test_stop_on_standard_error_waits_for_min_games():
 
 
 
+def test_variance_reduction_is_on_by_default_for_the_nets_cubeless_rollouts():
+    from dataclasses import replace
+
+    assert RolloutSettings().variance_reduction is True
+    assert RolloutSettings(policy="heuristic").variance_reduction is False
+    assert RolloutSettings(policy="random").variance_reduction is False
+    assert RolloutSettings(cubeful=True).variance_reduction is False
+    assert RolloutSettings(cubeful=True).problems() == []
+    # asked for, it is kept, and refused where it cannot run
+    assert RolloutSettings(policy="heuristic", variance_reduction=True).variance_reduction
+    assert RolloutSettings(variance_reduction=False).variance_reduction is False
+    assert RolloutSettings(cubeful=True, variance_reduction=True).problems()
+    # the resolved setting is a plain bool that travels with the result
+    assert replace(RolloutSettings(), trials=36).variance_reduction is True
+
+
+def test_a_cube_decision_takes_a_variance_reduced_rollouts_means():
+    """A variance-reduced rollout's means are unbiased but may stray a noise's width outside
+    the bounds of probabilities (no gammon can happen, the mean gammon rate is -2e-6):
+    cube decisions clip them into the bounds rather than refuse them."""
+    from bgcli.cube import consistent_rates
+    from bgcli.decisions import cube_decision
+    from bgcli.notation.detect import parse_situation
+
+    assert consistent_rates([0.6, -1e-6, 0.0, 0.41, 0.5]) == (0.6, 0.0, 0.0, 0.4, 0.4)
+    assert consistent_rates([1.0000001, 0.2, 0.01, 0.0, -2e-7]) == (1.0, 0.2, 0.01, 0.0, 0.0)
+    situation = parse_situation("4HPwATDgc/ABMA")
+    strayed = cube_decision(situation, [0.62, -1.7e-5, 0.0, -1.7e-5, 0.0])
+    clipped = cube_decision(situation, [0.62, 0.0, 0.0, 0.0, 0.0])
+    assert strayed.action == clipped.action and strayed.no_double == clipped.no_double
+
+
 def test_cli_rollout_json_carries_the_settings(capsys):
     code, out, _ = run(capsys, "rollout", "a5yDAQYtO4MBAw", "--seed", "1", "--trials", "72",
                        "-f", "json")
@@ -536,7 +568,7 @@ def test_cli_rollout_json_carries_the_settings(capsys):
     assert row["seed"] == 1 and row["trials"] == 72 and row["games"] == 72
     assert row["policy"] == "net"  # the trained net plays by default
     assert row["truncate"] == 0
-    assert row["variance_reduction"] is False  # off by default: it costs more than it saves
+    assert row["variance_reduction"] is True  # on by default with the net: cheaper to an SE
     assert row["bgcli_version"] == __version__
     library = rollout(MIDDLE, RolloutSettings(trials=72, seed=1))
     for name, mean in zip(["win", "win_gammon", "win_backgammon", "lose_gammon",

@@ -13,7 +13,7 @@ from typing import Optional
 import typer
 
 from ..errors import BgcliError
-from ..rollout import draw_seed
+from ..rollout import default_variance_reduction, draw_seed
 from .common import announce_compiling, app, check_writable, report as report_error
 from .inputs import InputError
 from .progress import Progress
@@ -212,7 +212,8 @@ def _command_text(source: Path, output: Path, title, rolled: bool, settings, mas
         words += ["--trials", str(settings.trials), "--master-seed", str(master_seed)]
         if settings.truncate != DEFAULTS.truncate:
             words += ["--truncate", str(settings.truncate)]
-        if settings.variance_reduction != DEFAULTS.variance_reduction:
+        if settings.variance_reduction != default_variance_reduction(settings.policy,
+                                                                     settings.cubeful):
             words.append("--variance-reduction" if settings.variance_reduction
                          else "--no-variance-reduction")
         if settings.quasi_random != DEFAULTS.quasi_random:
