@@ -5,13 +5,14 @@ checkout and another (the commit before a change), in turns:
     python -m scripts.checks.startup_phases --base /tmp/base --rounds 5 -o docs/records/startup_phases.json
 
 Each run is a fresh ``python -m bgcli`` process, for the commands of ``bgcli.bench.startup``,
-with timers on: importing the bgcli package (numpy), importing the command line (typer and
-bgcli.cli), typer building the commands and importing its pydantic adapters (it builds one
+with timers on: importing the bgcli package, numpy, the command line (typer and bgcli.cli),
+typer building the commands and importing its pydantic adapters (it builds one
 for every parameter of the command run), importing numba, numba's first use in the process
 (its target context refreshed: every typing and lowering module imported and registered,
 which even loading a cached kernel needs), loading the cached kernels, and the interpreter's
 exit after the command. ``rest`` is bgcli's own code: the kernel modules' imports (a numba
-dispatcher for each kernel), reading the weights, the work. ``gc`` is the time the garbage
+dispatcher for each kernel), reading the weights, the work. Each phase leaves out the phases
+inside it (numpy's import inside the command line's, say). ``gc`` is the time the garbage
 collector ran, inside the other phases. Each checkout runs with its own numba cache, filled
 by a first round that is not counted; figures are medians over the rounds.
 
@@ -37,41 +38,52 @@ CHILD = r'''
 import builtins, gc, json, os, runpy, sys, time
 began = time.perf_counter()
 phases = {}
+stack = []  # the phases running, innermost last: each phase's time excludes those inside it
 collecting = {}
 
 def add(name, seconds):
     phases[name] = phases.get(name, 0.0) + seconds
 
-def on_gc(phase, info):
+class timer:
+    def __init__(self, name):
+        self.name = name
+    def __enter__(self):
+        stack.append(self.name)
+        self.start = time.perf_counter()
+    def __exit__(self, *exc):
+        elapsed = time.perf_counter() - self.start
+        stack.pop()
+        add(self.name, elapsed)
+        if stack:
+            add(stack[-1], -elapsed)
+
+def on_gc(phase, info):  # apart: the collector runs inside the other phases
     if phase == "start":
         collecting["t"] = time.perf_counter()
     else:
         add("gc", time.perf_counter() - collecting["t"])
 
 gc.callbacks.append(on_gc)
-TIMED = {"bgcli": "bgcli package (numpy)", "bgcli.cli.app": "command line (typer, bgcli.cli)",
+TIMED = {"bgcli": "bgcli package", "numpy": "numpy import",
+         "bgcli.cli.app": "command line (typer, bgcli.cli)",
          "typer._adapters": "typer: pydantic adapters", "numba": "numba import"}
 real_import = builtins.__import__
 
 def timed_import(name, globals=None, locals=None, fromlist=(), level=0):
+    absolute = name
     if level and globals is not None:  # a relative import: the absolute name
         package = globals.get("__package__") or ""
         base = package.rsplit(".", level - 1)[0] if level > 1 else package
-        name_abs = f"{base}.{name}" if name else base
-    else:
-        name_abs = name
-    targets = [name_abs] + [f"{name_abs}.{item}" for item in fromlist or ()]
-    fresh = [t for t in targets if t in TIMED and t not in sys.modules
-             and TIMED[t] not in phases]
+        absolute = f"{base}.{name}" if name else base
+    targets = [absolute] + [f"{absolute}.{item}" for item in fromlist or ()]
+    fresh = [t for t in targets if t in TIMED and t not in sys.modules and TIMED[t] not in phases]
     if not fresh:
         return real_import(name, globals, locals, fromlist, level)
-    for t in fresh:
-        phases[TIMED[t]] = 0.0
-    start = time.perf_counter()
+    phases[TIMED[fresh[0]]] = 0.0
     try:
-        return real_import(name, globals, locals, fromlist, level)
+        with timer(TIMED[fresh[0]]):
+            return real_import(name, globals, locals, fromlist, level)
     finally:
-        add(TIMED[fresh[0]], time.perf_counter() - start)
         if "numba" in fresh:
             time_numba()
         if "bgcli.cli.app" in fresh:
@@ -81,35 +93,22 @@ def time_typer():
     import typer.main
     build = typer.main.get_command
     def get_command(*args, **kwargs):
-        start = time.perf_counter()
-        try:
+        with timer("typer: building the commands"):
             return build(*args, **kwargs)
-        finally:
-            add("typer: building the commands", time.perf_counter() - start)
     typer.main.get_command = get_command
 
 def time_numba():
     from numba.core import base, caching
     load, refresh = caching.Cache.load_overload, base.BaseContext.refresh
-    depth = [0]
     def timed_refresh(self):
-        depth[0] += 1
-        start = time.perf_counter()
-        try:
+        if "numba first use" in stack:  # refresh calls itself
             return refresh(self)
-        finally:
-            depth[0] -= 1
-            if depth[0] == 0:
-                add("numba first use", time.perf_counter() - start)
+        with timer("numba first use"):
+            return refresh(self)
     def timed_load(self, sig, target_context):
-        before = phases.get("numba first use", 0.0)
-        start = time.perf_counter()
-        try:
+        phases.setdefault("kernels", []).append(self._name.split()[1])  # "<function NAME at"
+        with timer("kernel cache loads"):
             return load(self, sig, target_context)
-        finally:
-            add("kernel cache loads", time.perf_counter() - start
-                - (phases.get("numba first use", 0.0) - before))
-            phases.setdefault("kernels", []).append(self._name.split()[1])  # "<function NAME at ...>"
     caching.Cache.load_overload, base.BaseContext.refresh = timed_load, timed_refresh
 
 builtins.__import__ = timed_import
@@ -125,7 +124,7 @@ os.write(2, ("PHASES " + json.dumps(phases) + "\n").encode())
 sys.exit(code)
 '''
 
-PHASES = ["python start-up", "bgcli package (numpy)", "command line (typer, bgcli.cli)",
+PHASES = ["python start-up", "bgcli package", "numpy import", "command line (typer, bgcli.cli)",
           "typer: building the commands", "typer: pydantic adapters", "numba import",
           "numba first use", "kernel cache loads", "rest", "exit"]
 
@@ -145,7 +144,7 @@ def run_once(checkout: Path, arguments: list[str]) -> dict:
     phases = json.loads(lines[-1][len("PHASES "):])
     phases["exit"] = ended - phases.pop("ended at")
     phases["python start-up"] = (ended - began_at) - phases["in process"] - phases["exit"]
-    named = sum(phases.get(name, 0.0) for name in PHASES[1:8])
+    named = sum(phases.get(name, 0.0) for name in PHASES[1:9])
     phases["rest"] = phases["in process"] - named
     phases["wall"] = wall
     return phases
