@@ -109,8 +109,9 @@ def test_pips_has_the_race_columns_of_a_batch_row():
     assert frame.loc[2, "pips_on_roll"] == 104
 
 
-def test_import_bgcli_loads_neither_pandas_nor_numba():
+def test_import_bgcli_loads_neither_numpy_nor_pandas_nor_numba():
     code = ("import sys, bgcli; "
-            "print('pandas' in sys.modules, 'numba' in sys.modules)")
+            "print('numpy' in sys.modules, 'pandas' in sys.modules, 'numba' in sys.modules); "
+            "bgcli.Position, bgcli.Status; print('numpy' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["False", "False"]
+    assert out.stdout.split() == ["False", "False", "False", "True"]

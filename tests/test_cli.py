@@ -620,6 +620,31 @@ def test_python_m_bgcli_bad_id_has_no_traceback():
     assert result.stdout == ""
 
 
+def test_a_process_of_its_own_is_set_up_for_start_up():
+    """``python -m bgcli`` and the ``bgcli`` script run ``bgcli.cli.process.run``: the
+    collector's first threshold raised, everything frozen at exit, one OpenBLAS thread
+    unless the environment says otherwise (``bgcli.cli.process``)."""
+    code = ("import atexit, gc, os, sys\n"
+            "atexit.register(lambda: print(gc.get_freeze_count() > 0, gc.get_threshold()[0],\n"
+            "                              os.environ['OPENBLAS_NUM_THREADS']))\n"
+            "from bgcli.cli.process import GC_THRESHOLD, run\n"
+            "print(GC_THRESHOLD, 'numpy' in sys.modules)\n"
+            "sys.argv = ['bgcli', 'pips', '4HPwATDgc/ABMA', '-f', 'csv']\n"
+            "run()\n")
+    for given, threads in ((None, "1"), ("2", "2")):
+        environment = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+        if given is not None:
+            environment["OPENBLAS_NUM_THREADS"] = given
+        result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                timeout=120, env=environment)
+        assert result.returncode == 0, result.stderr
+        lines = result.stdout.splitlines()
+        threshold, numpy_before = lines[0].split()
+        assert numpy_before == "False"  # imported after the process is set up
+        assert lines[1].startswith("input,position_id,")  # the command's output, complete
+        assert lines[-1] == f"True {threshold} {threads}"
+
+
 WRITERS = [["show", "4HPwATDgc/ABMA"], ["pips", "4HPwATDgc/ABMA"], ["moves", "4HPwATDgc/ABMA", "31"],
            ["rollout", "4HPwATDgc/ABMA", "--trials", "36", "--seed", "1"],
            ["batch", "positions/examples.txt", "-f", "jsonl"]]

@@ -317,7 +317,10 @@ def generate_plays(board, die1, die2, boards, steps, keys, table, work):
     if die1 == die2:
         _search_doubles(board, die1, key, boards, steps, keys, table, work)
         return work[_COUNT], work[_BEST_DICE]
-    _search_two(board, die1, die2, key, False, boards, steps, keys, table, work)
+    # np.bool_(False), not False: numba compiles a function once per literal argument, and
+    # a second copy of _search_two would ride along in every kernel that generates moves
+    # (a larger cache entry to load at each start)
+    _search_two(board, die1, die2, key, np.bool_(False), boards, steps, keys, table, work)
     # The other order only adds plays where one checker moves twice, unless the first die
     # changes what the second may do: entering from the bar, or bringing the last checker
     # home so bearing off becomes legal. (Landing points never close during a play.)
