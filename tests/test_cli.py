@@ -729,3 +729,15 @@ def test_seeds_are_bounded_to_53_bits(capsys, argv):
     assert "--seed" in assert_one_line_error(err, "usage error")
     code, out, _ = run(capsys, *argv[:1], "--help")
     assert "2^53-1" in out
+
+
+def test_the_console_script_entry_point_exists():
+    """The ``bgcli`` script pyproject.toml installs names a function that exists (a
+    misnamed one installs fine and fails on every run)."""
+    import importlib
+    import tomllib
+    from pathlib import Path
+
+    project = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
+    module, _, function = project["project"]["scripts"]["bgcli"].partition(":")
+    assert callable(getattr(importlib.import_module(module), function))
