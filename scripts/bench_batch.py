@@ -8,11 +8,12 @@
     process; wall time and the process's peak RSS. Rows are streamed, so the peak RSS should
     not grow with N.
 (b) Rollouts: ``--rollout-positions`` positions at ``--trials`` games each (otherwise
-    ``bgcli rollout``'s defaults; ``--variance-reduction`` turns it on): positions per minute and CPU utilisation = CPU time of every process
-    doing the work / (wall time x cores), run here in one process and on a local Dask cluster
-    of one scheduler and two ``dask worker --nthreads 1`` processes, each with half the cores
-    for its kernel (NUMBA_NUM_THREADS; 127.0.0.1 only; the workers are warmed up first, so
-    numba's start-up is not counted there; the local figure includes the process start).
+    ``bgcli rollout``'s defaults: the net, variance reduction on since 0.4.0): positions per
+    minute and CPU utilisation = CPU time of every process doing the work / (wall time x
+    cores), run here in one process and on a local Dask cluster of one scheduler and two
+    ``dask worker --nthreads 1`` processes, each with half the cores for its kernel
+    (NUMBA_NUM_THREADS; 127.0.0.1 only; the workers are warmed up first, so numba's
+    start-up is not counted there; the local figure includes the process start).
     It also prints the share of the wall time spent inside the analyses (the rows'
     ``elapsed_seconds``): what the batch machinery leaves idle, whatever else the machine runs.
 
@@ -117,8 +118,9 @@ def rollouts(folder: Path, positions: list[str], trials: int, variance_reduction
         settings.append("--variance-reduction")
     from bgcli.rollout import RolloutSettings
 
-    reduction = "on" if variance_reduction or RolloutSettings().variance_reduction else "off"
-    print(f"(b) rollouts: {len(positions)} positions x {trials} games (heuristic policy, "
+    defaults = RolloutSettings()
+    reduction = "on" if variance_reduction or defaults.variance_reduction else "off"
+    print(f"(b) rollouts: {len(positions)} positions x {trials} games ({defaults.policy} policy, "
           f"variance reduction {reduction}), {cores} cores")
     wall, cpu, _ = run_measured(["batch", str(collection), "-o", str(folder / "local.csv"),
                                  "--overwrite", *settings])
