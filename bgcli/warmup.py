@@ -25,12 +25,20 @@ def compiled_before(kernel: str | None = None) -> bool:
     """Whether numba's cache for these kernel sources holds ``kernel`` (``module.function``
     of ``bgcli.kernels``, e.g. ``playout.play_trials``; numba names its index files so), or
     anything at all without ``kernel``: ``False`` on the first run after an install or an
-    upgrade."""
+    upgrade. Only this installation's entries count: numba files a source's kernels in a
+    subfolder named by the source's folder (another checkout of the same version compiles
+    its own)."""
+    from numba.core.caching import UserProvidedCacheLocator
+
+    from . import kernels
     from .kernels import kernel_cache_dir
 
     folder = kernel_cache_dir()
+    if not folder:
+        return False
+    ours = Path(folder) / UserProvidedCacheLocator.get_suitable_cache_subpath(kernels.__file__)
     pattern = f"{kernel}-*.nbi" if kernel else "*.nbi"
-    return bool(folder) and any(Path(folder).rglob(pattern))
+    return any(ours.glob(pattern))
 
 
 #: What a command compiles on its first run: (what, the outermost kernel, about how many

@@ -315,6 +315,27 @@ def test_a_warm_cache_says_nothing(capsys, monkeypatch):
     assert code == 0 and err == ""
 
 
+def test_another_checkouts_cache_does_not_count_as_compiled(tmp_path, monkeypatch):
+    """numba files each source folder's kernels apart: entries another installation of the
+    same version compiled do not spare this one its compiling (nor its note)."""
+    import bgcli.kernels
+    from numba.core.caching import UserProvidedCacheLocator
+
+    from bgcli import warmup
+
+    monkeypatch.setattr(bgcli.kernels, "kernel_cache_dir", lambda: str(tmp_path))
+    elsewhere = tmp_path / UserProvidedCacheLocator.get_suitable_cache_subpath(
+        "/elsewhere/bgcli/kernels/movegen.py")
+    elsewhere.mkdir()
+    (elsewhere / "movegen.generate_plays-300.py311.nbi").write_bytes(b"")
+    assert not warmup.compiled_before("movegen.generate_plays") and not warmup.compiled_before()
+    ours = tmp_path / UserProvidedCacheLocator.get_suitable_cache_subpath(bgcli.kernels.__file__)
+    ours.mkdir()
+    (ours / "movegen.generate_plays-300.py311.nbi").write_bytes(b"")
+    assert warmup.compiled_before("movegen.generate_plays") and warmup.compiled_before()
+    assert not warmup.compiled_before("playout.play_trials")
+
+
 def test_usage_errors_come_before_the_compiling_note(capsys, monkeypatch):
     import bgcli.cli.common
     import bgcli.warmup
