@@ -45,11 +45,15 @@ def compiled_before(kernel: str | None = None) -> bool:
 #: seconds on two cores). Measured with an empty NUMBA_CACHE_DIR on the loaded 2-core
 #: machine (CPU / wall seconds): ``moves`` 16 / 25, then ``best --evaluate-only`` 40 / 62,
 #: then ``rollout`` 39 / 60 (its playouts compile their own copies of the evaluators);
-#: ``python -m bgcli.bench.startup --cold`` times them again.
+#: ``python -m bgcli.bench.startup --cold`` times them again. ``report`` compiles all of
+#: these and the search: the README's first command on a fresh install took 260 s to its
+#: first result (0.4.0, load about 1).
 COMPILES = {
     "moves": ("move generation", "movegen.generate_plays", 25),
     "evaluator": ("move generation and the evaluators", "search.rank_search", 45),
     "rollout": ("move generation, the evaluators and the playouts", "playout.play_trials", 70),
+    "report": ("move generation, the evaluators, the search and the playouts",
+               "playout.play_trials", 240),
     "train": ("self-play training", "selfplay.train_games", 90),
 }
 

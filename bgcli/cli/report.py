@@ -301,7 +301,7 @@ def report(
         raise InputError(f"no positions in {str(source)!r}")
     master_seed = _master_seed(master_seed, old_seed, "report")
     progress = _Progress("bgcli report", len(entries))
-    announce_compiling()
+    announce_compiling("report")
     rolled = rollouts and any(not e.error and e.situation is not None and not e.has_rollout
                               for e in entries)
     try:
