@@ -24,7 +24,8 @@ from bgcli.position import Position
 from bgcli.rollout import RolloutSettings, rollout
 out = {}
 for pid in ("4HPwATDgc/ABMA", "a5yDAQYtO4MBAw"):
-    settings = RolloutSettings(trials=1296, seed=1, threads=1, bearoff_truncation=False)
+    settings = RolloutSettings(trials=1296, seed=1, threads=1, bearoff_truncation=False,
+                               variance_reduction=False)  # the plain 0-ply playouts
     rollout(Position.from_id(pid), RolloutSettings(trials=32, seed=1, threads=1))
     best = 1e9
     for _ in range(3):
