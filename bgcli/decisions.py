@@ -343,6 +343,13 @@ def _money_no_double(probs, x, jacoby) -> float:
     return cubeful_equity(probs, x, CubeOwner.THEM, jacoby)
 
 
+def _cubeful_settings(settings: RolloutSettings) -> RolloutSettings:
+    """``settings`` (seeded) for the cubeful rollouts of a cube decision: cube decisions in
+    the games, from the position as it is, without variance reduction (the luck it
+    measures is cubeless)."""
+    return replace(settings.with_seed(), cubeful=True, initial=False, variance_reduction=False)
+
+
 def cubeful_cube_decision(situation: Situation, settings: RolloutSettings,
                           jacoby: bool | None = None,
                           progress_for: Callable[[str], Callable | None] | None = None) -> CubeDecision:
@@ -359,8 +366,7 @@ def cubeful_cube_decision(situation: Situation, settings: RolloutSettings,
         return _cubeful_match_decision(situation, settings, progress_for)
     owner = owner_from_state(state.cube_owner, state.player_on_roll)
     jacoby = state.jacoby if jacoby is None else jacoby
-    settings = replace(settings.with_seed(), cubeful=True, initial=False,
-                       variance_reduction=False)  # cubeful luck is not measured
+    settings = _cubeful_settings(settings)
     no_double = rollout(situation.position, settings,
                         progress_for("No double") if progress_for else None,
                         cube_owner=_owner_text(owner), jacoby=jacoby)
@@ -407,8 +413,7 @@ def _cubeful_match_decision(situation: Situation, settings: RolloutSettings,
     score = match_score(situation)
     met = kazaross_xg2()
     owner = owner_from_state(state.cube_owner, state.player_on_roll)
-    settings = replace(settings.with_seed(), cubeful=True, initial=False,
-                       variance_reduction=False)  # cubeful luck is not measured
+    settings = _cubeful_settings(settings)
 
     def run(label: str, cube_owner: str, at: MatchScore) -> RolloutResult:
         result = rollout(situation.position, settings, progress_for(label) if progress_for else None,

@@ -35,13 +35,12 @@ from collections import defaultdict
 import numpy as np
 
 from bgcli import __version__
-from bgcli.evaluation import cubeless_equity
 from bgcli.moves import legal_plays
 from bgcli.net import weights_record
 from bgcli.position import Position
 
 from scripts.strength.vs_gnubg import (MAX_PLIES, GnubgPlayer, bgcli_choose, dice_stream,
-                                       parse_args, points)
+                                       parse_args)
 
 
 def theme(position: Position, ply: int) -> str:
@@ -67,15 +66,7 @@ class Judge:
         self.context = player.gnubg.evalcontext(0, 1, 0, 1, 0.0)  # cubeless, 1 ply, no noise
 
     def scores(self, plays) -> np.ndarray:
-        out = []
-        for play in plays:
-            if play.result.is_game_over():
-                out.append(float(points(play.result)))
-                continue
-            reply = self.player.gnubg.evaluate(self.player.board(play.result.swapped()),
-                                               self.player.cube, self.context)
-            out.append(-cubeless_equity(reply[:5]))
-        return np.array(out)
+        return np.array(self.player.scores(plays, self.context))
 
 
 def index_of(plays, chosen) -> int:

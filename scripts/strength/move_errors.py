@@ -28,11 +28,10 @@ import numpy as np
 
 import bgcli.net
 from bgcli import __version__
-from bgcli.evaluation import cubeless_equity
 from bgcli.moves import legal_plays
 from bgcli.position import Position
 
-from scripts.strength.vs_gnubg import GnubgPlayer, bgcli_choose, parse_args, points
+from scripts.strength.vs_gnubg import GnubgPlayer, bgcli_choose, parse_args
 
 EARLY_MOVES = 10
 BIG_ERROR = 0.02
@@ -40,13 +39,9 @@ BIG_ERROR = 0.02
 
 def move_error(judge: GnubgPlayer, plays, chosen) -> float:
     """gnubg 0-ply's cubeless equity of its favourite play minus that of ``chosen``."""
-    scores = []
-    for play in plays:
-        if play.result.is_game_over():  # the game's points (a gammon or backgammon may be
-            scores.append(float(points(play.result)))  # worth waiting for: not always best)
-            continue
-        reply = judge.gnubg.evaluate(judge.board(play.result.swapped()), judge.cube, judge.context)
-        scores.append(-cubeless_equity(reply[:5]))
+    # a finishing play scores the game's points (a gammon or backgammon may be worth
+    # waiting for: not always best)
+    scores = judge.scores(plays)
     mine = next(score for play, score in zip(plays, scores)
                 if np.array_equal(play.result.board, chosen.result.board))
     return float(max(scores) - mine)

@@ -86,6 +86,20 @@ class GnubgPlayer:
     def board(self, position: Position):
         return tuple(tuple(int(x) for x in row) for row in position.board)
 
+    def scores(self, plays, context=None) -> list[float]:
+        """gnubg's cubeless equity of each play's result for the mover, evaluated with
+        ``context`` (None: 0 ply) from the opponent's side; a play that ends the game scores
+        its points (1, 2 or 3)."""
+        context = self.context if context is None else context
+        out = []
+        for play in plays:
+            if play.result.is_game_over():
+                out.append(float(points(play.result)))
+                continue
+            reply = self.gnubg.evaluate(self.board(play.result.swapped()), self.cube, context)
+            out.append(-cubeless_equity(reply[:5]))
+        return out
+
     def choose(self, position: Position, dice, check: bool):
         plays = legal_plays(position, dice)
         best, best_equity = None, -math.inf
@@ -93,8 +107,7 @@ class GnubgPlayer:
             if play.result.is_game_over():
                 best = play  # every finishing play scores the same
                 break
-            reply = self.gnubg.evaluate(self.board(play.result.swapped()), self.cube, self.context)
-            equity = -cubeless_equity(reply[:5])
+            equity = self.scores([play])[0]
             if equity > best_equity:
                 best, best_equity = play, equity
         if check and best is not None:
@@ -254,10 +267,11 @@ class Tally:
             return tally
         with open(args.output) as handle:
             record = json.load(handle)
-        for key in ("seed", "plies", "policy", "move_filter"):
-            asked = {"move_filter": args.filter if args.plies > 0 else None}.get(key, getattr(args, key, None))
-            if record.get(key) != asked:
-                raise SystemExit(f"{args.output}: {key} is {record.get(key)!r}, not {asked!r}: "
+        asked = {"seed": args.seed, "plies": args.plies, "policy": args.policy,
+                 "move_filter": args.filter if args.plies > 0 else None}
+        for key, value in asked.items():
+            if record.get(key) != value:
+                raise SystemExit(f"{args.output}: {key} is {record.get(key)!r}, not {value!r}: "
                                  f"cannot resume")
         tally.raw = list(record["per_deal"])
         tally.adjusted = list(record["per_deal_adjusted"])
