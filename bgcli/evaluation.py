@@ -21,11 +21,13 @@ from .position import Position
 from . import search
 
 
-def policy_code(policy: str, bearoff: bool = True) -> tuple[int, np.ndarray]:
+def policy_code(policy: str, bearoff: bool = True, prune: bool = True
+                ) -> tuple[int, np.ndarray]:
     """The kernel's integer for ``policy`` and the parameters its evaluator reads: the net's
     weights (zeros for the other policies) followed, with ``bearoff``, by the bear-off
     tables and the header announcing them (``bgcli.kernels.evaluate``), which every
-    evaluator then uses."""
+    evaluator then uses, and for the net with ``prune`` the pruning nets that screen the
+    search's inner plays (``bgcli.kernels.prune``)."""
     from .kernels.evaluate import POLICY_NAMES
 
     if policy not in POLICY_NAMES:
@@ -35,21 +37,24 @@ def policy_code(policy: str, bearoff: bool = True) -> tuple[int, np.ndarray]:
         from .net import weights_path
 
         weights = str(weights_path())  # $BGCLI_WEIGHTS is read on every call
-    return POLICY_NAMES[policy], _params(policy, bearoff, weights)
+    return POLICY_NAMES[policy], _params(policy, bearoff, weights, prune and policy == "net")
 
 
 def policy_net(policy: str) -> str | None:
-    """Which net weights ``policy`` plays with (``bgcli.net.net_id``), for results to carry;
+    """Which net weights ``policy`` plays with (``bgcli.net.net_id``) and the pruning net
+    that screens its search's inner plays (``bgcli.prune.prune_id``), for results to carry;
     None for the policies without a net."""
     if policy != "net":
         return None
     from .net import net_id
+    from .prune import prune_id
 
-    return net_id()
+    return f"{net_id()}, prune {prune_id()}"
 
 
 @functools.lru_cache(maxsize=8)
-def _params(policy: str, bearoff: bool, weights_file: str | None) -> np.ndarray:
+def _params(policy: str, bearoff: bool, weights_file: str | None,
+            prune: bool = False) -> np.ndarray:
     from .kernels.net import PARAMS_SIZE
 
     if policy == "net":
@@ -58,9 +63,18 @@ def _params(policy: str, bearoff: bool, weights_file: str | None) -> np.ndarray:
         weights = load_params(weights_file)
     else:
         weights = np.zeros(PARAMS_SIZE)
+    pruning = None
+    if prune:
+        from .prune import load_prune_params
+
+        pruning = load_prune_params()
     if not bearoff:
-        return weights
-    key = _params_key(weights)
+        if pruning is None:
+            return weights
+        from .kernels.evaluate import with_bearoff_tables
+
+        return with_bearoff_tables(weights, None, None, pruning)
+    key = _params_key(weights, pruning)
     cached = _read_params(key)
     if cached is not None:
         return cached
@@ -69,7 +83,7 @@ def _params(policy: str, bearoff: bool, weights_file: str | None) -> np.ndarray:
 
     onesided = load_onesided()
     params = with_bearoff_tables(weights, load_twosided(TWOSIDED_CHECKERS),
-                                 np.hstack([onesided.rolls, onesided.first]))
+                                 np.hstack([onesided.rolls, onesided.first]), pruning)
     _write_params(key, params)
     return params
 
@@ -82,13 +96,14 @@ _PARAMS_PREFIX = "params-"
 _PARAMS_KEPT = 4  # params files kept in a cache folder (one per weights and policy in use)
 
 
-def _params_key(weights: np.ndarray) -> str | None:
-    """What the cached array depends on: the weights and the two tables' formats; None when
-    the one-sided database is not the shipped file (then nothing is cached)."""
+def _params_key(weights: np.ndarray, pruning: np.ndarray | None = None) -> str | None:
+    """What the cached array depends on: the weights, the pruning nets and the two tables'
+    formats (and the header's); None when the one-sided database is not the shipped file
+    (then nothing is cached)."""
     import hashlib
 
     from . import bearoff
-    from .kernels.evaluate import TWOSIDED_CHECKERS
+    from .kernels.evaluate import TABLES_HEADER_SIZE, TWOSIDED_CHECKERS
 
     try:
         shipped = bearoff.DATA_FILE.stat()
@@ -96,8 +111,11 @@ def _params_key(weights: np.ndarray) -> str | None:
         return None
     digest = hashlib.blake2b(np.ascontiguousarray(weights, dtype=np.float64).tobytes(),
                              digest_size=10)
+    if pruning is not None:
+        digest.update(np.ascontiguousarray(pruning, dtype=np.float64).tobytes())
     digest.update(f"{bearoff.FORMAT_VERSION} {shipped.st_size} {shipped.st_mtime_ns} "
-                  f"{bearoff._twosided_name(TWOSIDED_CHECKERS)}".encode())
+                  f"{bearoff._twosided_name(TWOSIDED_CHECKERS)} {TABLES_HEADER_SIZE} "
+                  f"{pruning is not None}".encode())
     return digest.hexdigest()
 
 
@@ -172,16 +190,17 @@ def value_coefficients(values=None) -> np.ndarray:
 
 
 def position_probabilities(position: Position, policy: str = "net", plies: int = 0,
-                           values=None) -> np.ndarray:
+                           values=None, prune: bool = True) -> np.ndarray:
     """The evaluator's five probabilities for the player on roll, at ``plies`` (0..3): for
     each roll, the play the mover values most (``values``: see ``value_coefficients``) at
     0 ply, the result looked at one ply less, averaged over the 21 rolls. No move filter
-    applies: each ply's choice is the static one, as gnubg's."""
+    applies: each ply's choice is the static one, as gnubg's, found among the plays the
+    pruning net keeps (``prune``, the net in contact positions; ``bgcli.kernels.prune``)."""
     from .kernels.search import root_probabilities
 
     _check_plies(plies)
     position.validated()
-    code, params = policy_code(policy, bearoff=_needs_bearoff(position, plies))
+    code, params = policy_code(policy, bearoff=_needs_bearoff(position, plies), prune=prune)
     out = np.zeros(5)
     root_probabilities(np.array(position.board, dtype=np.int8), plies,
                        value_coefficients(values), code, params, params, False, out)
@@ -222,13 +241,15 @@ class RankedPlay:
 
 
 def rank_plays(position: Position, dice: Dice | tuple[int, int], policy: str = "net",
-               plies: int = 0, move_filter=None, values=None) -> list[RankedPlay]:
+               plies: int = 0, move_filter=None, values=None,
+               prune: bool = True) -> list[RankedPlay]:
     """Every legal play of ``dice``, best first by the search at ``plies`` (0..3) through
     ``move_filter`` (``bgcli.search.move_filter``'s spec or a ``MoveFilter``; None:
     gnubg's "normal"): the plays evaluated deepest first, each depth by value (among equal
     values, to 1e-12, a play that ends the game first, then the move generator's order).
     ``values``: the linear value functions of the two sides (``value_coefficients``; None:
-    money). Empty when no checker can move."""
+    money); ``prune``: screen the lookahead's plays with the pruning net (as
+    ``position_probabilities``). Empty when no checker can move."""
     from .kernels.search import rank_search
     from .search import move_filter as filter_of
 
@@ -238,7 +259,7 @@ def rank_plays(position: Position, dice: Dice | tuple[int, int], policy: str = "
     plays = legal_plays(position, dice)
     if not plays:
         return []
-    code, params = policy_code(policy, bearoff=_needs_bearoff(position, plies))
+    code, params = policy_code(policy, bearoff=_needs_bearoff(position, plies), prune=prune)
     boards = np.stack([play.result.board for play in plays]).astype(np.int8)
     scores = np.zeros((len(plays), 5))
     depth = np.zeros(len(plays), dtype=np.int64)

@@ -106,10 +106,12 @@ def test_completion_script_is_shown_and_installed(capsys, monkeypatch, tmp_path)
 
 def test_version(capsys, monkeypatch, tmp_path):
     from bgcli.net import DEFAULT_WEIGHTS, net_id
+    from bgcli.prune import DEFAULT_PRUNE_WEIGHTS, prune_id
 
     code, out, err = run(capsys, "--version")
     assert code == 0
-    assert out.splitlines() == [f"bgcli {__version__}", f"net weights: {net_id()}, {DEFAULT_WEIGHTS}"]
+    assert out.splitlines() == [f"bgcli {__version__}", f"net weights: {net_id()}, {DEFAULT_WEIGHTS}",
+                                f"pruning net: {prune_id()}, {DEFAULT_PRUNE_WEIGHTS}"]
     assert err == ""
     monkeypatch.setenv("BGCLI_WEIGHTS", str(tmp_path / "missing.npz"))
     code, out, err = run(capsys, "--version")

@@ -11,11 +11,14 @@ import pytest
 from bgcli.errors import BgcliError
 from bgcli.evaluation import policy_code, position_probabilities, rank_plays
 from bgcli.kernels.dice import next_u64
-from bgcli.kernels.evaluate import POLICY_NAMES, evaluate, twosided_win
+from bgcli.kernels.evaluate import (POLICY_NAMES, PRUNE_SLOT, TABLES_MARK, evaluate,
+                                    twosided_win)
+from bgcli.kernels.net import PARAMS_SIZE
 from bgcli.kernels.movegen import MoveBuffers, generate_plays
 from bgcli.kernels.random_play import random_game_positions
 from bgcli.moves import legal_plays
 from bgcli.position import Position
+from bgcli.prune import read_prune_weights, unpack_prune_net
 from bgcli.search import PRESETS, SKIP, move_filter
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
@@ -52,15 +55,59 @@ def results(board, dice):
     return [moves.boards[i].copy() for i in range(count)]
 
 
+def prune_start(code, params):
+    """Where the pruning nets start in ``params`` (0: none, or not the net's search)."""
+    header = PARAMS_SIZE
+    if code != POLICY_NAMES["net"] or len(params) <= header + PRUNE_SLOT \
+            or params[header] != TABLES_MARK:
+        return 0
+    return int(params[header + PRUNE_SLOT])
+
+
+def ref_prune_outputs(board, net):
+    """The pruning net's five linear outputs for a result (next player row 0), written
+    out plainly from its weights (``bgcli.prune.unpack_prune_net``)."""
+    w1, b1, w2, b2 = net
+    x = np.zeros(196)
+    for s in (0, 1):
+        for i in range(24):
+            n = int(board[s, i])
+            x[98 * s + 4 * i:98 * s + 4 * i + 4] = [n >= 1, n >= 2, n >= 3,
+                                                    (n - 3) / 2 if n > 3 else 0.0]
+        x[98 * s + 96] = board[s, 24] / 2
+        x[98 * s + 97] = (15 - int(board[s].sum())) / 15
+    z = x @ w1 + b1
+    return w2 @ (0.5 + 0.5 * z / (1 + np.abs(z))) + b2
+
+
+def in_contact(board):
+    rears = [max([p for p in range(25) if board[s, p] > 0], default=-1) for s in (0, 1)]
+    return not rears[0] + 1 < 24 - rears[1]
+
+
+def screened(board, plays, side, values, code, params):
+    """The plays the full net scores: all of them, or (the net with a pruning net, the
+    position in contact) the best 5 + floor(log2(n)) by the pruning net, in their order."""
+    start = prune_start(code, params)
+    keep = min(len(plays), 5 + int(np.floor(np.log2(len(plays)))))
+    if start == 0 or keep == len(plays) or not in_contact(board):
+        return plays
+    net = unpack_prune_net(read_prune_weights())
+    scores = [value(values[side], swap(ref_prune_outputs(b, net))) for b in plays]
+    best = sorted(range(len(plays)), key=lambda i: (-scores[i], i))[:keep]
+    return [plays[i] for i in sorted(best)]
+
+
 def ref_node(board, plies, side, values, code, params):
     """The probabilities of the player on roll (row 1, ``side``) at ``plies``: for each
-    roll, the mover's 0-ply favourite, the result looked at one ply less, averaged."""
+    roll, the mover's 0-ply favourite among the plays the pruning screen keeps, the result
+    looked at one ply less, averaged."""
     if plies == 0 or exact(board, params):
         return static(board, 1, code, params)
     total = np.zeros(5)
     for dice in ROLLS:
         best, best_value = None, -np.inf
-        for result in results(board, dice):
+        for result in screened(board, results(board, dice), side, values, code, params):
             mine = swap(static(result, 0, code, params))
             if value(values[side], mine) > best_value:
                 best, best_value = result, value(values[side], mine)
@@ -135,6 +182,27 @@ def test_two_ply_probabilities_equal_the_reference(policy, index):
     got = position_probabilities(position, policy, plies=2)
     np.testing.assert_allclose(got, expected, rtol=0, atol=1e-9)
     assert not np.allclose(got, position_probabilities(position, policy, plies=1), atol=1e-4)
+
+
+def test_the_pruning_screen_is_part_of_the_search_and_can_be_left_out():
+    """The net's 1-ply probabilities with the pruning net's screen (the default) and without
+    it each equal the reference of that search, and the screen changes a choice (a
+    probability) somewhere in these positions."""
+    from bgcli.evaluation import _needs_bearoff
+
+    values = np.stack([MONEY, MONEY])
+    changed = 0
+    for position in POSITIONS:
+        board = position.board.astype(np.int8)
+        got = {}
+        for prune in (True, False):
+            code, params = policy_code("net", bearoff=_needs_bearoff(position, 1), prune=prune)
+            assert (prune_start(code, params) > 0) == prune
+            got[prune] = position_probabilities(position, "net", plies=1, prune=prune)
+            np.testing.assert_allclose(got[prune], ref_node(board, 1, 0, values, code, params),
+                                       rtol=0, atol=1e-9)
+        changed += bool(np.abs(got[True] - got[False]).max() > 1e-9)
+    assert changed >= 1
 
 
 @pytest.mark.parametrize("index", range(3, 6))

@@ -52,6 +52,9 @@ def _version_callback(value: bool) -> None:
             typer.echo(f"net weights: {net_id()}, {weights_path()}")
         except BgcliError as exc:
             typer.echo(f"net weights: {exc}")
+        from ..prune import DEFAULT_PRUNE_WEIGHTS, prune_id
+
+        typer.echo(f"pruning net: {prune_id()}, {DEFAULT_PRUNE_WEIGHTS}")
         raise typer.Exit()
 
 

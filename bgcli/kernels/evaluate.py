@@ -43,14 +43,17 @@ _PIPS_PER_ROLL = 8.1667  # the mean pips of one roll (doubles count four times)
 #   params[TABLES_HEADER_AT]      TABLES_MARK: the header is there
 #   params[TABLES_HEADER_AT + 1]  where the two-sided table starts (TWOSIDED_SLOT), 0: absent
 #   params[TABLES_HEADER_AT + 2]  where the one-sided database starts (ONESIDED_SLOT), 0: absent
+#   params[TABLES_HEADER_AT + 3]  where the pruning nets start (PRUNE_SLOT, ``bgcli.kernels.prune``),
+#                                 0: absent (the search then scores every play with the net)
 #
 # An array without the header (the net's weights alone, ``np.zeros(1)`` for the heuristic)
 # holds no tables, and every evaluator then scores bear-offs like any other position.
 TABLES_HEADER_AT = PARAMS_SIZE
-TABLES_HEADER_SIZE = 3
+TABLES_HEADER_SIZE = 4
 TABLES_MARK = 7.25e11  # no weight comes near it
 TWOSIDED_SLOT = 1
 ONESIDED_SLOT = 2
+PRUNE_SLOT = 3
 
 # The exact two-sided bear-off table (``bgcli.bearoff.load_twosided``: up to 8 checkers a
 # side, all home): ``params[start + a * TWOSIDED_SIZE + b]`` is P(the side on roll wins) with
@@ -75,35 +78,39 @@ ONESIDED_FIRST = 16
 ONESIDED_ROW = ONESIDED_ROLLS + ONESIDED_FIRST
 
 
-def with_bearoff_tables(weights: np.ndarray, twosided: np.ndarray,
-                        onesided: np.ndarray) -> np.ndarray:
+def with_bearoff_tables(weights: np.ndarray, twosided: np.ndarray | None,
+                        onesided: np.ndarray | None, prune: np.ndarray | None = None
+                        ) -> np.ndarray:
     """Python helper: one ``params`` array, the net's ``weights`` (PARAMS_SIZE values, zeros
-    for the policies without a net), then the header and the two tables (the two-sided
-    table as (TWOSIDED_SIZE, TWOSIDED_SIZE) chances, the one-sided database as
-    (ONESIDED_SIZE, ONESIDED_ROW) rows), laid out as the comment above says. One array,
-    writable like the weights alone, so that the kernels compile once for both."""
+    for the policies without a net), then the header and whichever of the two bear-off
+    tables (the two-sided table as (TWOSIDED_SIZE, TWOSIDED_SIZE) chances, the one-sided
+    database as (ONESIDED_SIZE, ONESIDED_ROW) rows) and the packed pruning nets
+    (``bgcli.prune``) are given, laid out as the comment above says. One array, writable
+    like the weights alone, so that the kernels compile once for both."""
     if weights.shape != (PARAMS_SIZE,):
         raise ValueError(f"expected {PARAMS_SIZE} weights, got shape {weights.shape}")
-    if twosided.shape != (TWOSIDED_SIZE, TWOSIDED_SIZE):
+    if twosided is not None and twosided.shape != (TWOSIDED_SIZE, TWOSIDED_SIZE):
         raise ValueError(f"expected a {TWOSIDED_SIZE}-square two-sided table, got {twosided.shape}")
-    if onesided.shape != (ONESIDED_SIZE, ONESIDED_ROW):
+    if onesided is not None and onesided.shape != (ONESIDED_SIZE, ONESIDED_ROW):
         raise ValueError(f"expected ({ONESIDED_SIZE}, {ONESIDED_ROW}) one-sided rows, "
                          f"got {onesided.shape}")
-    twosided_at = TABLES_HEADER_AT + TABLES_HEADER_SIZE
-    onesided_at = twosided_at + twosided.size
     header = np.zeros(TABLES_HEADER_SIZE)
     header[0] = TABLES_MARK
-    header[TWOSIDED_SLOT] = twosided_at
-    header[ONESIDED_SLOT] = onesided_at
-    return np.concatenate([np.asarray(weights, dtype=np.float64), header,
-                           np.asarray(twosided, dtype=np.float64).ravel(),
-                           np.asarray(onesided, dtype=np.float64).ravel()])
+    parts = [np.asarray(weights, dtype=np.float64), header]
+    at = TABLES_HEADER_AT + TABLES_HEADER_SIZE
+    for slot, table in ((TWOSIDED_SLOT, twosided), (ONESIDED_SLOT, onesided),
+                        (PRUNE_SLOT, prune)):
+        if table is not None:
+            header[slot] = at
+            parts.append(np.asarray(table, dtype=np.float64).ravel())
+            at += table.size
+    return np.concatenate(parts)
 
 
 @njit(cache=True, nogil=True, inline="always")
 def table_start(params, slot):
-    """Where the bear-off table of header ``slot`` (TWOSIDED_SLOT, ONESIDED_SLOT) starts in
-    ``params``, or 0 when ``params`` has no such table (or no header at all)."""
+    """Where the table of header ``slot`` (TWOSIDED_SLOT, ONESIDED_SLOT, PRUNE_SLOT) starts
+    in ``params``, or 0 when ``params`` has no such table (or no header at all)."""
     if params.shape[0] < TABLES_HEADER_AT + TABLES_HEADER_SIZE:
         return 0  # the weights alone (or less): no room for a header
     if params[TABLES_HEADER_AT] != TABLES_MARK:

@@ -37,14 +37,16 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange
+from numba.cpython.unsafe.numbers import leading_zeros
 
-from .evaluate import (POLICY_NET, TWOSIDED_SLOT, both_home, evaluate, table_start,
-                       twosided_win)
+from .evaluate import (POLICY_NET, PRUNE_SLOT, TWOSIDED_SLOT, both_home, evaluate,
+                       table_start, twosided_win)
 from .movegen import MAX_PLAYS, generate_plays, new_buffers
 from .net import (_ALL_EXTRAS, _LEFT, _NONLINEAR_EXTRAS, _REAR, CONTACT, MAX_NONZERO,
                   N_EXTRA, N_HIDDEN, N_OUTPUTS, NET_SIZE, RACE, _add_extra_changes,
                   _add_point_changes, _consistent, _fill_extras, _outputs, _rears_in_contact,
-                  encode, forward, outcome)
+                  encode, forward, is_contact, outcome)
+from .prune import prune_outputs
 from .random_play import is_finished
 
 MAX_PLIES = 3
@@ -55,6 +57,8 @@ MONEY_VALUES = np.array([[-1.0, 2.0, 1.0, 1.0, -1.0, -1.0]] * 2)
 _ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], dtype=np.int64)
 _ROLL_WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in _ROLLS]) / 36.0
 _BLOCK = 2  # root plays per parallel work item (each item allocates its own buffers)
+#: The most plays the full net scores after a pruning net's screen: 5 + floor(log2(plays)).
+MAX_SCREENED = 5 + MAX_PLAYS.bit_length() - 1
 
 
 def new_work():
@@ -64,15 +68,19 @@ def new_work():
 
 @njit(cache=True, nogil=True)
 def work_buffers(needed):
-    """(boards, steps, keys, table, work, probs): move generation's buffers and the 0-ply
-    probabilities of every play of a roll. Tiny (same types) when not ``needed``, so a
-    playout at 0 ply allocates nothing worth counting."""
+    """(boards, steps, keys, table, work, probs, screened, picked): move generation's
+    buffers, the 0-ply probabilities (or the pruning net's outputs) of every play of a roll,
+    and the boards and indices of the plays a screen keeps. Tiny (same types) when not
+    ``needed``, so a playout at 0 ply allocates nothing worth counting."""
     if needed:
         boards, steps, keys, table, work = new_buffers()
-        return boards, steps, keys, table, work, np.empty((MAX_PLAYS, 5))
+        return (boards, steps, keys, table, work, np.empty((MAX_PLAYS, 5)),
+                np.empty((MAX_SCREENED, 2, 25), dtype=np.int8),
+                np.empty(MAX_SCREENED, dtype=np.int64))
     return (np.zeros((1, 2, 25), dtype=np.int8), np.full((1, 8), -1, dtype=np.int8),
             np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64),
-            np.zeros(1, dtype=np.int64), np.empty((1, 5)))
+            np.zeros(1, dtype=np.int64), np.empty((1, 5)),
+            np.empty((1, 2, 25), dtype=np.int8), np.empty(1, dtype=np.int64))
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -156,15 +164,56 @@ def static_children(count, boards, policy, params, weights, folded, out):
         _consistent(mine[_LEFT], theirs[_LEFT], mine[_REAR], theirs[_REAR], y, out[i])
 
 
+@njit(cache=True, nogil=True, inline="always")
+def screen_size(count):
+    """How many of ``count`` plays the full net scores after the pruning net's screen
+    (gnubg's ``5 + floor(log2(count))``); all of them when that is not fewer."""
+    return min(count, 5 + 63 - leading_zeros(np.uint64(count)))
+
+
+@njit(cache=True, nogil=True)
+def _screen(count, keep, boards, side, values, params, prune_at, work):
+    """Score every play with the pruning nets and copy the best ``keep`` (ties: the
+    earlier play) to ``screened`` in the move generator's order, their indices to
+    ``picked``."""
+    _, _, _, _, _, probs, screened, picked = work
+    prune_outputs(count, boards, params, prune_at, probs)
+    for i in range(count):  # the mover's value of each, kept in the first column
+        probs[i, 0] = mover_value(values, side, probs[i])
+    for n in range(keep):  # keep passes of a selection: keep is at most 17
+        top = -1e300
+        best = 0
+        for i in range(count):
+            if probs[i, 0] > top:
+                top = probs[i, 0]
+                best = i
+        picked[n] = best
+        probs[best, 0] = -1e300
+    picked[:keep].sort()
+    for n in range(keep):
+        screened[n, :, :] = boards[picked[n]]
+
+
 @njit(cache=True, nogil=True)
 def _reply(board, r, side, values, policy, params, weights, folded, work, chosen, next_probs):
     """The player on roll (row 1 of ``board``, ``side``) rolls ``_ROLLS[r]`` and makes the
     play it values most at 0 ply: ``chosen`` = the result turned (the next player on roll
-    in row 1), ``next_probs`` = its 0-ply probabilities from the next player's side."""
-    boards, steps, keys, table, moves, probs = work
+    in row 1), ``next_probs`` = its 0-ply probabilities from the next player's side. With
+    pruning nets in ``params`` (the net policy) the full net scores only the plays their
+    screen keeps, as gnubg's ``FindBestMoveInEval``."""
+    boards, steps, keys, table, moves, probs, screened, picked = work
     count, _ = generate_plays(board, _ROLLS[r, 0], _ROLLS[r, 1], boards, steps, keys, table,
                               moves)
-    static_children(count, boards, policy, params, weights, folded, probs)
+    # only rolls in contact are screened: the pruning net is trained on those, a race's
+    # plays differ too little for it, and a play that ends the game is never screened out
+    prune_at = table_start(params, PRUNE_SLOT) if policy == POLICY_NET else 0
+    keep = screen_size(count)
+    candidates = boards
+    if prune_at != 0 and keep < count and is_contact(board, 0):
+        _screen(count, keep, boards, side, values, params, prune_at, work)
+        candidates = screened
+        count = keep
+    static_children(count, candidates, policy, params, weights, folded, probs)
     best = -1e300
     choice = 0
     for i in range(count):
@@ -172,8 +221,8 @@ def _reply(board, r, side, values, policy, params, weights, folded, work, chosen
         if value > best:
             best = value
             choice = i
-    chosen[0, :] = boards[choice, 1]
-    chosen[1, :] = boards[choice, 0]
+    chosen[0, :] = candidates[choice, 1]
+    chosen[1, :] = candidates[choice, 0]
     next_probs[:] = probs[choice]
 
 
