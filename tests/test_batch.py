@@ -639,6 +639,7 @@ def test_resume_refuses_another_evaluator_or_dice(capsys, tmp_path):
 
 
 def test_rows_name_the_net_and_resume_refuses_another(capsys, tmp_path, monkeypatch):
+    from bgcli.evaluation import policy_net
     from bgcli.kernels.net import init_params
     from bgcli.net import net_id, save_weights
 
@@ -646,7 +647,8 @@ def test_rows_name_the_net_and_resume_refuses_another(capsys, tmp_path, monkeypa
     out = tmp_path / "out.jsonl"
     code, _, err = run(capsys, "batch", str(collection), "-o", str(out))
     assert code == 0, err
-    shipped = net_id()
+    shipped = policy_net("net")
+    assert shipped.startswith(net_id() + ", prune sha256:")  # the pruning net too
     assert {row["net"] for row in read_rows(out)} == {shipped}
     heuristic = tmp_path / "heuristic.jsonl"
     code, _, err = run(capsys, "batch", str(collection), "-o", str(heuristic), "--policy", "heuristic")
@@ -656,7 +658,8 @@ def test_rows_name_the_net_and_resume_refuses_another(capsys, tmp_path, monkeypa
     monkeypatch.setenv("BGCLI_WEIGHTS", str(mine))
     before = out.read_bytes()
     code, _, err = run(capsys, "batch", str(collection), "-o", str(out), "--resume")
-    assert code == 2 and f"written with net={shipped}, this run has net={net_id(mine)}" in err, err
+    assert code == 2 and f"written with net={shipped}, this run has net={policy_net('net')}" in err, err
+    assert net_id(mine) in policy_net("net")
     assert out.read_bytes() == before
 
 

@@ -644,6 +644,10 @@ def test_net_id_names_the_weights_not_the_file(tmp_path):
 
 def test_bgcli_weights_picks_the_net_of_every_command(capsys, tmp_path, monkeypatch):
     from bgcli.net import net_id, save_weights
+    from bgcli.prune import prune_id
+
+    def named(weights_id):  # results name the pruning net beside the net
+        return f"{weights_id}, prune {prune_id()}"
 
     mine = tmp_path / "mine.npz"
     save_weights(mine, net.init_params(7), {"games": 0})
@@ -651,15 +655,15 @@ def test_bgcli_weights_picks_the_net_of_every_command(capsys, tmp_path, monkeypa
     code, out, err = run(capsys, *argv)
     assert code == 0, err
     shipped = json.loads(out)[0]
-    assert shipped["net"] == net_id()
+    assert shipped["net"] == named(net_id())
     monkeypatch.setenv("BGCLI_WEIGHTS", str(mine))
     code, out, err = run(capsys, *argv)
     assert code == 0, err
     row = json.loads(out)[0]
-    assert row["net"] == net_id(mine) != shipped["net"]
+    assert row["net"] == named(net_id(mine)) != shipped["net"]
     assert (row["win"], row["equity"]) != (shipped["win"], shipped["equity"])
     code, out, err = run(capsys, "best", "4HPwATDgc/ABMA", "31", "--evaluate-only", "-f", "json")
-    assert code == 0 and json.loads(out)[0]["net"] == net_id(mine), err
+    assert code == 0 and json.loads(out)[0]["net"] == named(net_id(mine)), err
     code, out, err = run(capsys, "rollout", "4HPwATDgc/ABMA", "--trials", "36", "--policy",
                          "heuristic", "-f", "json")
     assert code == 0 and json.loads(out)[0]["net"] is None, err

@@ -21,6 +21,7 @@ import pytest
 from bgcli import __version__
 from bgcli.cli.app import main
 from bgcli.net import net_id
+from bgcli.prune import prune_id
 from cli_helpers import run
 from bgcli.notation.detect import Situation, parse_situation
 from bgcli.notation.gnubgid import MatchState
@@ -298,7 +299,7 @@ def test_report_writes_page_markdown_and_images(report_dir):
         assert "Summary" in text and "95% interval" in text
         assert f"bgcli {__version__}" in text
         assert "Master seed 11" in text
-        assert f"Net weights: {net_id()}." in text
+        assert f"Net weights: {net_id()}, prune {prune_id()}." in text
         assert "36 games a position" in text
         assert "bgcli report" in text and "--master-seed 11" in text
         assert "Cube action" in text and "Cubeful equity" in text and "Best play" in text

@@ -205,6 +205,17 @@ def test_the_pruning_screen_is_part_of_the_search_and_can_be_left_out():
     assert changed >= 1
 
 
+def test_one_ply_without_the_screen_is_the_mean_of_every_rolls_best_play():
+    """What luck is measured against (match analysis, vs_gnubg): the 1-ply value with
+    prune=False is the weighted mean of each roll's 0-ply best play of all its plays."""
+    for position in (POSITIONS[0], POSITIONS[5]):
+        mean = sum((1 if a == b else 2) / 36 * rank_plays(position, (a, b), "net", 0)[0].equity
+                   for a, b in ROLLS)
+        one_ply = position_probabilities(position, "net", plies=1, prune=False)
+        assert mean == pytest.approx(2 * one_ply[0] - 1 + one_ply[1] + one_ply[2] - one_ply[3]
+                                     - one_ply[4], abs=1e-9)
+
+
 @pytest.mark.parametrize("index", range(3, 6))
 def test_filtered_ranking_equals_the_reference(index):
     position = POSITIONS[index]

@@ -5,7 +5,11 @@ A position's n-ply probabilities (``node_probabilities``) are gnubg's: for each 
 distinct rolls of the player on roll (weighted 1/36 or 2/36), the play the static (0-ply)
 evaluator values most is made, and the position after it is evaluated at n - 1 ply from the
 other side; the 21 results are averaged. Finished games and positions in the exact two-sided
-bear-off table are scored exactly, at any depth.
+bear-off table are scored exactly, at any depth. That favourite is found as gnubg's
+``FindBestMoveInEval`` finds it: when ``params`` holds a pruning net (``PRUNE_SLOT``, the
+net policy) and the position is in contact, a roll with more plays than ``screen_size``
+keeps has them all scored by the pruning net (``bgcli.kernels.prune``) and only the best
+``5 + floor(log2(plays))`` by the full net.
 
 Ranking a roll's plays at n ply (``rank_search``, and ``choose_play`` inside playouts) goes
 through a move filter, as gnubg's ``FindnSaveBestMoves``: stage k = 0 .. n - 1 has a row

@@ -267,10 +267,11 @@ def _judge_play(j: Judged, plies: int, policy: str) -> None:
 
 
 def _judge_luck(j: Judged, score: _Score, plies: int, policy: str) -> None:
-    """Luck at 0 ply: the best play of this roll against the average roll."""
+    """Luck at 0 ply: the best play of this roll against the average roll (the 1-ply value
+    without the pruning screen: the mean of every roll's best play of all)."""
     decision = j.decision
     position = decision.situation.position
-    before = position_probabilities(position, policy, 1)
+    before = position_probabilities(position, policy, 1, prune=False)
     ranked = rank_plays(position, decision.dice, policy, 0)
     if ranked:
         after = ranked[0].probabilities

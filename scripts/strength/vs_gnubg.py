@@ -145,7 +145,8 @@ def roll_value(position: Position, dice) -> float:
 def luck(position: Position, dice, check: bool) -> float:
     """The luck of ``dice`` for the mover: its value less the mean over the 21 rolls (the
     module docstring); ``check``: recompute the mean roll by roll and compare."""
-    mean = cubeless_equity(position_probabilities(position, "net", 1))
+    # the mean of every roll's best play of all: 1 ply without the pruning screen
+    mean = cubeless_equity(position_probabilities(position, "net", 1, prune=False))
     if check:
         by_roll = sum(roll_value(position, roll) * (1 if roll[0] == roll[1] else 2)
                       for roll in ROLLS) / 36
