@@ -118,6 +118,21 @@ def table_start(params, slot):
     return np.int64(params[TABLES_HEADER_AT + slot])
 
 
+#: The 21 distinct rolls and their weights out of 36 (every kernel that averages over rolls).
+ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], dtype=np.int64)
+ROLL_WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in ROLLS]) / 36.0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def swap_sides(probs, out):
+    """Probabilities of the other side: its win is our loss, its gammons ours lost."""
+    out[0] = 1.0 - probs[0]
+    out[1] = probs[3]
+    out[2] = probs[4]
+    out[3] = probs[1]
+    out[4] = probs[2]
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _sigmoid(x):
     return 1.0 / (1.0 + math.exp(-x))

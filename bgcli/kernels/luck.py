@@ -28,28 +28,15 @@ What makes it cheaper than 21 play choices done one by one (``net.net_choose``):
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
-from .evaluate import ONESIDED_SLOT, POLICY_NET, both_home, equity, evaluate, table_start
+from .evaluate import (ONESIDED_SLOT, POLICY_NET, ROLL_WEIGHTS, ROLLS, both_home,
+                       equity, evaluate, swap_sides, table_start)
 from .movegen import generate_plays
 from .net import drop_references, net_choose_into
 
 #: How close to 0 or 1 every probability of a settled position is (module docstring).
 SETTLED = 1e-3
-
-#: The 21 distinct rolls and their weights out of 36.
-ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], dtype=np.int64)
-ROLL_WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in ROLLS]) / 36.0
-
-@njit(cache=True, nogil=True, inline="always")
-def swap_sides(probs, out):
-    """Probabilities of the other side: its win is our loss, its gammons ours lost."""
-    out[0] = 1.0 - probs[0]
-    out[1] = probs[3]
-    out[2] = probs[4]
-    out[3] = probs[1]
-    out[4] = probs[2]
 
 
 @njit(cache=True, nogil=True)

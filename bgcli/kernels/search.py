@@ -43,8 +43,8 @@ import numpy as np
 from numba import njit, prange
 from numba.cpython.unsafe.numbers import leading_zeros
 
-from .evaluate import (POLICY_NET, PRUNE_SLOT, TWOSIDED_SLOT, both_home, evaluate,
-                       table_start, twosided_win)
+from .evaluate import (POLICY_NET, PRUNE_SLOT, ROLL_WEIGHTS, ROLLS, TWOSIDED_SLOT, both_home,
+                       evaluate, swap_sides, table_start, twosided_win)
 from .movegen import MAX_PLAYS, generate_plays, new_buffers
 from .net import (_ALL_EXTRAS, _LEFT, _NONLINEAR_EXTRAS, _REAR, CONTACT, MAX_NONZERO,
                   N_EXTRA, N_HIDDEN, N_OUTPUTS, NET_SIZE, RACE, _add_extra_changes,
@@ -57,9 +57,6 @@ MAX_PLIES = 3
 #: Cubeless money equity, 2 W - 1 + W(g) + W(bg) - L(g) - L(bg), for both sides.
 MONEY_VALUES = np.array([[-1.0, 2.0, 1.0, 1.0, -1.0, -1.0]] * 2)
 
-# The 21 distinct rolls and their weights out of 36 (as bgcli.kernels.playout's).
-_ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], dtype=np.int64)
-_ROLL_WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in _ROLLS]) / 36.0
 _BLOCK = 2  # root plays per parallel work item (each item allocates its own buffers)
 #: The most plays the full net scores after a pruning net's screen: 5 + floor(log2(plays)).
 MAX_SCREENED = 5 + MAX_PLAYS.bit_length() - 1
@@ -85,15 +82,6 @@ def work_buffers(needed):
             np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64),
             np.zeros(1, dtype=np.int64), np.empty((1, 5)),
             np.empty((1, 2, 25), dtype=np.int8), np.empty(1, dtype=np.int64))
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _swap(probs, out):
-    out[0] = 1.0 - probs[0]
-    out[1] = probs[3]
-    out[2] = probs[4]
-    out[3] = probs[1]
-    out[4] = probs[2]
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -200,13 +188,13 @@ def _screen(count, keep, boards, side, values, params, prune_at, work):
 
 @njit(cache=True, nogil=True)
 def _reply(board, r, side, values, policy, params, weights, folded, work, chosen, next_probs):
-    """The player on roll (row 1 of ``board``, ``side``) rolls ``_ROLLS[r]`` and makes the
+    """The player on roll (row 1 of ``board``, ``side``) rolls ``ROLLS[r]`` and makes the
     play it values most at 0 ply: ``chosen`` = the result turned (the next player on roll
     in row 1), ``next_probs`` = its 0-ply probabilities from the next player's side. With
     pruning nets in ``params`` (the net policy) the full net scores only the plays their
     screen keeps, as gnubg's ``FindBestMoveInEval``."""
     boards, steps, keys, table, moves, probs, screened, picked = work
-    count, _ = generate_plays(board, _ROLLS[r, 0], _ROLLS[r, 1], boards, steps, keys, table,
+    count, _ = generate_plays(board, ROLLS[r, 0], ROLLS[r, 1], boards, steps, keys, table,
                               moves)
     # only rolls in contact are screened: the pruning net is trained on those, a race's
     # plays differ too little for it, and a play that ends the game is never screened out
@@ -232,7 +220,7 @@ def _reply(board, r, side, values, policy, params, weights, folded, work, chosen
 
 @njit(cache=True, nogil=True)
 def _roll_outcome(board, r, plies, side, values, policy, params, weights, folded, work, out):
-    """The mover's probabilities after rolling ``_ROLLS[r]`` and playing its 0-ply best,
+    """The mover's probabilities after rolling ``ROLLS[r]`` and playing its 0-ply best,
     the result looked at ``plies - 1`` ply (1 <= plies <= 3). Written out per depth rather
     than recursively: numba compiles each level as its own function."""
     chosen = np.empty((2, 25), dtype=np.int8)
@@ -243,7 +231,7 @@ def _roll_outcome(board, r, plies, side, values, policy, params, weights, folded
             _node1(chosen, 1 - side, values, policy, params, weights, folded, work, theirs)
         else:
             _node2(chosen, 1 - side, values, policy, params, weights, folded, work, theirs)
-    _swap(theirs, out)
+    swap_sides(theirs, out)
 
 
 @njit(cache=True, nogil=True)
@@ -251,7 +239,7 @@ def _outcome1(board, r, side, values, policy, params, weights, folded, work, out
     chosen = np.empty((2, 25), dtype=np.int8)
     theirs = np.empty(5)
     _reply(board, r, side, values, policy, params, weights, folded, work, chosen, theirs)
-    _swap(theirs, out)
+    swap_sides(theirs, out)
 
 
 @njit(cache=True, nogil=True)
@@ -262,7 +250,7 @@ def _node1(board, side, values, policy, params, weights, folded, work, out):
     for r in range(21):
         _outcome1(board, r, side, values, policy, params, weights, folded, work, rolled)
         for k in range(5):
-            out[k] += _ROLL_WEIGHTS[r] * rolled[k]
+            out[k] += ROLL_WEIGHTS[r] * rolled[k]
 
 
 @njit(cache=True, nogil=True)
@@ -272,7 +260,7 @@ def _outcome2(board, r, side, values, policy, params, weights, folded, work, out
     _reply(board, r, side, values, policy, params, weights, folded, work, chosen, theirs)
     if not is_exact(chosen, params):
         _node1(chosen, 1 - side, values, policy, params, weights, folded, work, theirs)
-    _swap(theirs, out)
+    swap_sides(theirs, out)
 
 
 @njit(cache=True, nogil=True)
@@ -282,7 +270,7 @@ def _node2(board, side, values, policy, params, weights, folded, work, out):
     for r in range(21):
         _outcome2(board, r, side, values, policy, params, weights, folded, work, rolled)
         for k in range(5):
-            out[k] += _ROLL_WEIGHTS[r] * rolled[k]
+            out[k] += ROLL_WEIGHTS[r] * rolled[k]
 
 
 @njit(cache=True, nogil=True)
@@ -292,7 +280,7 @@ def _outcome3(board, r, side, values, policy, params, weights, folded, work, out
     _reply(board, r, side, values, policy, params, weights, folded, work, chosen, theirs)
     if not is_exact(chosen, params):
         _node2(chosen, 1 - side, values, policy, params, weights, folded, work, theirs)
-    _swap(theirs, out)
+    swap_sides(theirs, out)
 
 
 @njit(cache=True, nogil=True)
@@ -302,7 +290,7 @@ def _node3(board, side, values, policy, params, weights, folded, work, out):
     for r in range(21):
         _outcome3(board, r, side, values, policy, params, weights, folded, work, rolled)
         for k in range(5):
-            out[k] += _ROLL_WEIGHTS[r] * rolled[k]
+            out[k] += ROLL_WEIGHTS[r] * rolled[k]
 
 
 @njit(cache=True, nogil=True)
@@ -335,7 +323,7 @@ def root_probabilities(board, plies, values, policy, params, weights, folded, ou
     out[:] = 0.0
     for r in range(21):
         for k in range(5):
-            out[k] += _ROLL_WEIGHTS[r] * rolled[r, k]
+            out[k] += ROLL_WEIGHTS[r] * rolled[r, k]
 
 
 @njit(cache=True, nogil=True)
@@ -346,7 +334,7 @@ def _score_one(boards, i, plies, values, policy, params, weights, folded, work, 
     turned[0, :] = boards[i, 1]
     turned[1, :] = boards[i, 0]
     node_probabilities(turned, plies, 1, values, policy, params, weights, folded, work, theirs)
-    _swap(theirs, out)
+    swap_sides(theirs, out)
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -388,7 +376,7 @@ def _static_roots(count, boards, policy, params, weights, folded, out):
     theirs = np.empty((count, 5))
     static_children(count, boards, policy, params, weights, folded, theirs)
     for i in range(count):
-        _swap(theirs[i], out[i])
+        swap_sides(theirs[i], out[i])
 
 
 @njit(cache=True, nogil=True)
