@@ -337,6 +337,9 @@ def equity_errors(params: np.ndarray, boards: np.ndarray, targets: np.ndarray) -
     coef = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
     diff = np.abs((out - targets) @ coef)
     n = diff.size
+    if n == 0:  # no positions held out (a tiny data folder): nothing measured
+        return {"positions": 0, "mean_abs_equity_error": math.nan, "se": math.nan,
+                "mse": math.nan}
     se = float(diff.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
     return {"positions": int(n), "mean_abs_equity_error": float(diff.mean()), "se": se,
             "mse": float(((out - targets) ** 2).sum(axis=1).mean())}

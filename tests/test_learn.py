@@ -139,3 +139,12 @@ def test_cli_refusals(capsys, tmp_path, monkeypatch, argv, message):
     monkeypatch.chdir(tmp_path)
     code, out, err = run(capsys, *argv)
     assert code in (1, 2) and message in err and "Traceback" not in err
+
+
+def test_equity_errors_of_no_positions_are_nan_without_a_warning(recwarn):
+    """A data folder too small to hold any position out measures nothing (NaN), quietly."""
+    result = learn.equity_errors(load_params(), np.zeros((0, 2, 25), dtype=np.int8),
+                                 np.zeros((0, 5)))
+    assert result["positions"] == 0
+    assert all(np.isnan(result[k]) for k in ("mean_abs_equity_error", "se", "mse"))
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
