@@ -26,7 +26,7 @@ def policy_code(policy: str, bearoff: bool = True, prune: bool = True
     """The kernel's integer for ``policy`` and the parameters its evaluator reads: the net's
     weights (zeros for the other policies) followed, with ``bearoff``, by the bear-off
     tables and the header announcing them (``bgcli.kernels.evaluate``), which every
-    evaluator then uses, and for the net with ``prune`` the pruning nets that screen the
+    evaluator then uses, and for the net with ``prune`` the pruning net that screens the
     search's inner plays (``bgcli.kernels.prune``)."""
     from .kernels.evaluate import POLICY_NAMES
 
@@ -97,7 +97,7 @@ _PARAMS_KEPT = 4  # params files kept in a cache folder (one per weights and pol
 
 
 def _params_key(weights: np.ndarray, pruning: np.ndarray | None = None) -> str | None:
-    """What the cached array depends on: the weights, the pruning nets and the two tables'
+    """What the cached array depends on: the weights, the pruning net and the two tables'
     formats (and the header's); None when the one-sided database is not the shipped file
     (then nothing is cached)."""
     import hashlib

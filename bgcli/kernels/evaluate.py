@@ -43,7 +43,7 @@ _PIPS_PER_ROLL = 8.1667  # the mean pips of one roll (doubles count four times)
 #   params[TABLES_HEADER_AT]      TABLES_MARK: the header is there
 #   params[TABLES_HEADER_AT + 1]  where the two-sided table starts (TWOSIDED_SLOT), 0: absent
 #   params[TABLES_HEADER_AT + 2]  where the one-sided database starts (ONESIDED_SLOT), 0: absent
-#   params[TABLES_HEADER_AT + 3]  where the pruning nets start (PRUNE_SLOT, ``bgcli.kernels.prune``),
+#   params[TABLES_HEADER_AT + 3]  where the pruning net starts (PRUNE_SLOT, ``bgcli.kernels.prune``),
 #                                 0: absent (the search then scores every play with the net)
 #
 # An array without the header (the net's weights alone, ``np.zeros(1)`` for the heuristic)
@@ -84,7 +84,7 @@ def with_bearoff_tables(weights: np.ndarray, twosided: np.ndarray | None,
     """Python helper: one ``params`` array, the net's ``weights`` (PARAMS_SIZE values, zeros
     for the policies without a net), then the header and whichever of the two bear-off
     tables (the two-sided table as (TWOSIDED_SIZE, TWOSIDED_SIZE) chances, the one-sided
-    database as (ONESIDED_SIZE, ONESIDED_ROW) rows) and the packed pruning nets
+    database as (ONESIDED_SIZE, ONESIDED_ROW) rows) and the pruning net in its kernel layout
     (``bgcli.prune``) are given, laid out as the comment above says. One array, writable
     like the weights alone, so that the kernels compile once for both."""
     if weights.shape != (PARAMS_SIZE,):

@@ -165,7 +165,7 @@ def screen_size(count):
 
 @njit(cache=True, nogil=True)
 def _screen(count, keep, boards, side, values, params, prune_at, work):
-    """Score every play with the pruning nets and copy the best ``keep`` (ties: the
+    """Score every play with the pruning net and copy the best ``keep`` (ties: the
     earlier play) to ``screened`` in the move generator's order, their indices to
     ``picked``."""
     _, _, _, _, _, probs, screened, picked = work
@@ -191,7 +191,7 @@ def _reply(board, r, side, values, policy, params, weights, folded, work, chosen
     """The player on roll (row 1 of ``board``, ``side``) rolls ``ROLLS[r]`` and makes the
     play it values most at 0 ply: ``chosen`` = the result turned (the next player on roll
     in row 1), ``next_probs`` = its 0-ply probabilities from the next player's side. With
-    pruning nets in ``params`` (the net policy) the full net scores only the plays their
+    a pruning net in ``params`` (the net policy) the full net scores only the plays its
     screen keeps, as gnubg's ``FindBestMoveInEval``."""
     boards, steps, keys, table, moves, probs, screened, picked = work
     count, _ = generate_plays(board, ROLLS[r, 0], ROLLS[r, 1], boards, steps, keys, table,
