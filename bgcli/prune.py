@@ -71,8 +71,10 @@ def load_prune_params(path: str | None = None) -> np.ndarray:
     return kernel_layout(*unpack_prune_net(read_prune_weights(path)))
 
 
+@lru_cache(maxsize=1)
 def prune_id() -> str:
-    """Which pruning net this is, for results to carry: a hash of its weights."""
+    """Which pruning net this is, for results to carry: a hash of its weights (read once:
+    every result row names it)."""
     import hashlib
 
     return "sha256:" + hashlib.sha256(read_prune_weights().tobytes()).hexdigest()[:12]

@@ -39,15 +39,11 @@ from pathlib import Path
 import numpy as np
 
 from bgcli.kernels.prune import N_PRUNE_INPUTS, PRUNE_HIDDEN, prune_inputs
+from bgcli.kernels.search import screen_size
 from bgcli.prune import DEFAULT_PRUNE_WEIGHTS, pack_prune_net, save_prune_weights
 
 COLLECTIONS = ["positions/train_backgames.txt", "positions/train_anchors.txt"]
 MONEY = np.array([2.0, 1.0, 1.0, -1.0, -1.0])  # + (-1): equity of the five probabilities
-
-
-def kept_count(plays: int) -> int:
-    """How many plays the full net scores after the screen (gnubg's count)."""
-    return 5 + int(math.floor(math.log2(plays)))
 
 
 def make_data(games: int, seed: int, progress) -> dict:
@@ -185,8 +181,8 @@ def screen_check(data: dict, held: np.ndarray, scores: np.ndarray) -> dict:
     losses = []
     for rows in np.split(held, bounds):
         count = len(rows)
-        keep = kept_count(count)
-        if count <= keep:
+        keep = screen_size(count)
+        if keep == count:  # too few plays: the search screens none
             continue
         screened += 1
         survivors = rows[np.argsort(equity_pruned[rows], kind="stable")[:keep]]

@@ -11,9 +11,7 @@ import pytest
 from bgcli.errors import BgcliError
 from bgcli.evaluation import policy_code, position_probabilities, rank_plays
 from bgcli.kernels.dice import next_u64
-from bgcli.kernels.evaluate import (POLICY_NAMES, PRUNE_SLOT, TABLES_MARK, evaluate,
-                                    twosided_win)
-from bgcli.kernels.net import PARAMS_SIZE
+from bgcli.kernels.evaluate import POLICY_NAMES, PRUNE_SLOT, evaluate, table_start, twosided_win
 from bgcli.kernels.movegen import MoveBuffers, generate_plays
 from bgcli.kernels.random_play import random_game_positions
 from bgcli.moves import legal_plays
@@ -56,12 +54,8 @@ def results(board, dice):
 
 
 def prune_start(code, params):
-    """Where the pruning nets start in ``params`` (0: none, or not the net's search)."""
-    header = PARAMS_SIZE
-    if code != POLICY_NAMES["net"] or len(params) <= header + PRUNE_SLOT \
-            or params[header] != TABLES_MARK:
-        return 0
-    return int(params[header + PRUNE_SLOT])
+    """Where the pruning net starts in ``params`` (0: none, or not the net's search)."""
+    return int(table_start(params, PRUNE_SLOT)) if code == POLICY_NAMES["net"] else 0
 
 
 def ref_prune_outputs(board, net):

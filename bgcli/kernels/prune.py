@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .net import N_SIDE
+from .net import N_SIDE, point_unit
 
 N_PRUNE_INPUTS = 2 * N_SIDE  # 196: per side 24 points x 4 units, bar, borne off
 PRUNE_HIDDEN = 16
@@ -38,11 +38,6 @@ B1_AT = OFF_AT + 2 * _H
 W2_AT = B1_AT + _H
 B2_AT = W2_AT + 5 * _H
 KERNEL_SIZE = B2_AT + 5
-
-
-def point_units(c: int) -> list[float]:
-    """Tesauro's four units for ``c`` checkers on a point (``bgcli.kernels.net``'s)."""
-    return [float(c >= 1), float(c >= 2), float(c >= 3), (c - 3) / 2 if c > 3 else 0.0]
 
 
 def kernel_layout(w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray) -> np.ndarray:
@@ -56,7 +51,8 @@ def kernel_layout(w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray
         base = s * N_SIDE
         for c in range(_COUNTS):
             for i in range(24):
-                rows[s, i, c] = np.asarray(point_units(c)) @ w1[base + 4 * i:base + 4 * i + 4]
+                units = np.array([point_unit(c, u) for u in range(4)])
+                rows[s, i, c] = units @ w1[base + 4 * i:base + 4 * i + 4]
             rows[s, 24, c] = c / 2 * w1[base + 96]
     off = np.stack([w1[97] / 15.0, w1[N_SIDE + 97] / 15.0])
     return np.concatenate([rows.ravel(), off.ravel(), b1, w2.ravel(), b2]).astype(np.float64)
@@ -73,10 +69,8 @@ def prune_inputs(board, out):
             c = np.int64(board[s, i])
             left += c
             if i < 24:
-                out[base + 4 * i] = 1.0 if c >= 1 else 0.0
-                out[base + 4 * i + 1] = 1.0 if c >= 2 else 0.0
-                out[base + 4 * i + 2] = 1.0 if c >= 3 else 0.0
-                out[base + 4 * i + 3] = (c - 3) * 0.5 if c > 3 else 0.0
+                for u in range(4):
+                    out[base + 4 * i + u] = point_unit(c, u)
         out[base + 96] = board[s, 24] * 0.5
         out[base + 97] = (15 - left) / 15.0
 
