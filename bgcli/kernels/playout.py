@@ -92,7 +92,7 @@ def playout_settings(policy, initial=False, truncate=NO_TRUNCATION, variance_red
 
 
 @njit(cache=True, nogil=True)
-def search_buffers(settings):
+def search_buffers(settings, weights):
     """What a playout searching at ``settings.checker_plies`` works with (tiny arrays at 0):
     the search's buffers, its (2, 3) filter stages, and per-play scores and depths."""
     needed = settings.checker_plies > 0
@@ -100,7 +100,7 @@ def search_buffers(settings):
     stages = np.zeros((2, 3))
     stages[0, 0], stages[0, 1], stages[0, 2] = settings.accept0, settings.extra0, settings.threshold0
     stages[1, 0], stages[1, 1], stages[1, 2] = settings.accept1, settings.extra1, settings.threshold1
-    return (work_buffers(needed), stages, np.empty((size, 5)),
+    return (work_buffers(needed, weights), stages, np.empty((size, 5)),
             np.zeros(size, dtype=np.int64))
 
 
@@ -153,7 +153,7 @@ def play_trial(board, state, first_rolls, settings, params, weights, buffers, sc
     ``PlayoutSettings``) and write the root player's five outcome values, less the summed
     luck with ``settings.variance_reduction``, into ``out``. ``first_rolls`` holds the first
     two roll indices (0..35, -1 for random ones), ``buffers`` is ``movegen.new_buffers()``,
-    ``scratch`` a (5, 5) float array and ``search`` ``search_buffers(settings)``.
+    ``scratch`` a (5, 5) float array and ``search`` ``search_buffers(settings, weights)``.
     With ``settings.checker_plies`` > 0 (not the random policy) each play is the one the
     filtered n-ply search ranks first (``bgcli.kernels.search.choose_play``, money
     equity, ``settings.move_filter``), and cubeful decisions read the probabilities at that
@@ -375,7 +375,7 @@ def play_trials(start, first_trial, n_trials, seed, first_rolls, settings, param
     for block in prange(n_blocks):
         buffers = new_buffers()
         scratch = np.zeros((5, 5))
-        search = search_buffers(settings)
+        search = search_buffers(settings, weights)
         board = np.empty((2, 25), dtype=np.int8)
         state = np.empty(1, dtype=np.uint64)
         rolls = np.empty(2, dtype=np.int64)

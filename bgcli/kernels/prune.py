@@ -20,12 +20,17 @@ into tables so that a point costs one row of ``PRUNE_HIDDEN`` values whatever it
   inputs for ``c`` checkers of side ``s`` (``i`` = 24: the bar);
 * ``OFF_ROWS[s]``: 2 rows, the change per checker of side ``s`` borne off;
 * b1 (one row), W2 output-major (5 rows), b2 (5 values).
+
+The search scores a roll's plays with ``prune_values``: each play's first layer from the
+position rolled from (``prune_reference``, made once for its 21 rolls) and the points the
+play changes, and the output layer folded into one linear value (``value_weights``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from .net import N_SIDE, point_unit
 
@@ -80,51 +85,101 @@ def _point_row(start, s, i, c):
     return start + ((s * 25 + i) * _COUNTS + c) * _H
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
-def prune_outputs(count, boards, params, start, out):
-    """``out[i]``: the pruning net's five (linear) outputs for result ``boards[i]`` (the
-    mover still row 1) from the next player's side (row 0 on roll). The first layer is
-    summed in full for the first board, then by each board's changed points."""
-    z_first = np.empty(_H)
-    z = np.empty(_H)
-    h = np.empty(_H)
-    first = boards[0]
+@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
+def prune_reference(board, params, start, z):
+    """``z``: the pruning net's first layer (before the sigmoid) for ``board`` in full, the
+    reference that ``_add_changes`` updates for the boards near it."""
     for j in range(_H):
-        z_first[j] = params[start + B1_AT + j]
+        z[j] = params[start + B1_AT + j]
     for s in range(2):
         left = 0
         for i in range(25):
-            c = np.int64(first[s, i])
+            c = np.int64(board[s, i])
             left += c
             row = _point_row(start, s, i, c)
             for j in range(_H):
-                z_first[j] += params[row + j]
+                z[j] += params[row + j]
         for j in range(_H):
-            z_first[j] += (15 - left) * params[start + OFF_AT + s * _H + j]
+            z[j] += (15 - left) * params[start + OFF_AT + s * _H + j]
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _add_changes(board, reference, params, start, z):
+    """``z`` += the first layer's change from ``reference`` to ``board``: a row difference
+    per point that differs (gathered into a bit mask without a branch first, as the full
+    net's ``_add_point_changes``), and the checkers borne off since."""
+    for s in range(2):
+        changed = np.int64(0)
+        for i in range(25):
+            changed |= np.int64(board[s, i] != reference[s, i]) << i
+        fewer = 0  # checkers fewer than on the reference: borne off since
+        while changed:
+            i = trailing_zeros(changed)
+            changed &= changed - 1
+            c = np.int64(board[s, i])
+            r = np.int64(reference[s, i])
+            fewer += r - c
+            now = _point_row(start, s, i, c)
+            was = _point_row(start, s, i, r)
+            for j in range(_H):
+                z[j] += params[now + j] - params[was + j]
+        if fewer != 0:
+            for j in range(_H):
+                z[j] += fewer * params[start + OFF_AT + s * _H + j]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _hidden(x):
+    return 0.5 + 0.5 * x / (1.0 + abs(x))
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def prune_outputs(count, boards, params, start, out):
+    """``out[i]``: the pruning net's five (linear) outputs for result ``boards[i]`` (the
+    mover still row 1) from the next player's side (row 0 on roll), each from the first
+    board's first layer and its changed points (tests and training tools; the search
+    scores with ``prune_values``)."""
+    z_first = np.empty(_H)
+    z = np.empty(_H)
+    prune_reference(boards[0], params, start, z_first)
     for b in range(count):
-        board = boards[b]
-        for j in range(_H):
-            z[j] = z_first[j]
-        if b > 0:
-            for s in range(2):
-                fewer = 0  # checkers fewer than on the first board: borne off since
-                for i in range(25):
-                    c = np.int64(board[s, i])
-                    r = np.int64(first[s, i])
-                    if c != r:
-                        fewer += r - c
-                        now = _point_row(start, s, i, c)
-                        was = _point_row(start, s, i, r)
-                        for j in range(_H):
-                            z[j] += params[now + j] - params[was + j]
-                if fewer != 0:
-                    for j in range(_H):
-                        z[j] += fewer * params[start + OFF_AT + s * _H + j]
-        for j in range(_H):
-            h[j] = 0.5 + 0.5 * z[j] / (1.0 + abs(z[j]))
+        z[:] = z_first
+        _add_changes(boards[b], boards[0], params, start, z)
         for k in range(5):
             total = params[start + B2_AT + k]
             row = start + W2_AT + k * _H
             for j in range(_H):
-                total += params[row + j] * h[j]
+                total += params[row + j] * _hidden(z[j])
             out[b, k] = total
+
+
+@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
+def value_weights(coefficients, params, start, w):
+    """A linear value of the five outputs, ``coefficients[0] + coefficients[1:6] . outputs``,
+    as one of the hidden units: ``w`` = its weight on each unit; returns its constant. The
+    output layer folds away (a screen needs only the value)."""
+    constant = coefficients[0]
+    for k in range(5):
+        constant += coefficients[1 + k] * params[start + B2_AT + k]
+    for j in range(_H):
+        total = 0.0
+        for k in range(5):
+            total += coefficients[1 + k] * params[start + W2_AT + k * _H + j]
+        w[j] = total
+    return constant
+
+
+@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
+def prune_values(count, boards, reference, z_reference, params, start, constant, w, z, out):
+    """``out[i, 0]``: the value ``constant + w . hidden`` (``value_weights``) of result
+    ``boards[i]``, its first layer from ``z_reference`` (``prune_reference`` of
+    ``reference``, a board a few points away: the position rolled from) and its changes.
+    ``z`` is scratch of ``PRUNE_HIDDEN`` values."""
+    for b in range(count):
+        for j in range(_H):
+            z[j] = z_reference[j]
+        _add_changes(boards[b], reference, params, start, z)
+        total = constant
+        for j in range(_H):
+            total += w[j] * _hidden(z[j])
+        out[b, 0] = total

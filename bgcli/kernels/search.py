@@ -35,6 +35,15 @@ tables in ``params`` through ``evaluate``.
 Threads: ``rank_search`` and ``root_probabilities`` run the plays (or the 21 rolls) of the
 root in parallel, each with its own buffers, and add up in a fixed order: the numbers do not
 depend on the thread count.
+
+Speed. A 2-ply look at one play makes some 460 replies (the mover's best play of a roll),
+so a reply is the unit of cost: move generation, the pruning net's screen and the full net
+on the plays it keeps. Each level of the search has its own scratch (``level_buffers``),
+in which the position rolled from is the reference of both nets' incremental first layers
+for all 21 of its rolls (its plays are a few points away from it). Everything from a node
+down (``_nodeN``, ``_outcomeN``, ``_reply`` and what they call) allocates nothing and is
+compiled without reference counting (numba's ``_nrt=False``): with the nested buffers
+passed to every call, the counts were a third of a reply's time.
 """
 
 from __future__ import annotations
@@ -43,14 +52,15 @@ import numpy as np
 from numba import njit, prange
 from numba.cpython.unsafe.numbers import leading_zeros
 
-from .evaluate import (POLICY_NET, PRUNE_SLOT, ROLL_WEIGHTS, ROLLS, TWOSIDED_SLOT, both_home,
-                       evaluate, swap_sides, table_start, twosided_win)
+from .evaluate import (POLICY_NET, PRUNE_SLOT, ROLL_WEIGHTS, ROLLS, TWOSIDED_SLOT,
+                       _bearoff_probabilities, evaluate, heuristic_probabilities, swap_sides,
+                       table_start, twosided_win)
 from .movegen import MAX_PLAYS, generate_plays, new_buffers
-from .net import (_ALL_EXTRAS, _LEFT, _NONLINEAR_EXTRAS, _REAR, CONTACT, MAX_NONZERO,
-                  N_EXTRA, N_HIDDEN, N_OUTPUTS, NET_SIZE, RACE, _add_extra_changes,
-                  _add_point_changes, _consistent, _fill_extras, _outputs, _rears_in_contact,
-                  encode, forward, is_contact, outcome)
-from .prune import prune_outputs
+from .net import (_ALL_EXTRAS, _LEFT, _NONLINEAR_EXTRAS, _REAR, CONTACT, N_EXTRA, N_HIDDEN,
+                  NET_SIZE, RACE, _add_extra_changes, _add_point_changes, _consistent,
+                  _fill_extras, _outputs, _rears_in_contact, choice_buffers, encode_with,
+                  forward, is_contact, outcome)
+from .prune import PRUNE_HIDDEN, prune_reference, prune_values, value_weights
 from .random_play import is_finished
 
 MAX_PLIES = 3
@@ -62,26 +72,43 @@ _BLOCK = 2  # root plays per parallel work item (each item allocates its own buf
 MAX_SCREENED = 5 + MAX_PLAYS.bit_length() - 1
 
 
-def new_work():
-    """Python helper: the buffers one thread searches with (``work_buffers(True)``)."""
-    return work_buffers(True)
-
-
 @njit(cache=True, nogil=True)
-def work_buffers(needed):
-    """(boards, steps, keys, table, work, probs, screened, picked): move generation's
-    buffers, the 0-ply probabilities (or the pruning net's outputs) of every play of a roll,
-    and the boards and indices of the plays a screen keeps. Tiny (same types) when not
-    ``needed``, so a playout at 0 ply allocates nothing worth counting."""
+def work_buffers(needed, weights):
+    """(boards, steps, keys, table, work, probs, screened, picked, levels): move
+    generation's buffers, the 0-ply probabilities (or the pruning net's values) of every
+    play of a roll, the boards and indices of the plays a screen keeps, and one
+    ``level_buffers`` per level of the search. Tiny (same types) when not ``needed``, so a
+    playout at 0 ply allocates nothing worth counting."""
+    levels = (level_buffers(weights), level_buffers(weights), level_buffers(weights),
+              level_buffers(weights))
     if needed:
         boards, steps, keys, table, work = new_buffers()
         return (boards, steps, keys, table, work, np.empty((MAX_PLAYS, 5)),
                 np.empty((MAX_SCREENED, 2, 25), dtype=np.int8),
-                np.empty(MAX_SCREENED, dtype=np.int64))
+                np.empty(MAX_SCREENED, dtype=np.int64), levels)
     return (np.zeros((1, 2, 25), dtype=np.int8), np.full((1, 8), -1, dtype=np.int8),
             np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64),
             np.zeros(1, dtype=np.int64), np.empty((1, 5)),
-            np.empty((1, 2, 25), dtype=np.int8), np.empty(1, dtype=np.int64))
+            np.empty((1, 2, 25), dtype=np.int8), np.empty(1, dtype=np.int64), levels)
+
+
+@njit(cache=True, nogil=True)
+def level_buffers(weights):
+    """The scratch of one level of the search (a node looking ``level`` plies ahead; the
+    levels of one line of search never overlap): (choice, rolled_from, known, rows,
+    coefficients, chosen, pair).
+
+    The plays of every roll of a position are a few points away from the position itself,
+    so it is the reference of the incremental first layers of both nets for all 21 rolls:
+    ``rolled_from`` is that position, ``known[0]`` whether the references below are its,
+    ``known[1]`` the full net's reference slot in ``choice`` (``net.choice_buffers``) that
+    holds it (-1: none), ``rows[0]`` the pruning net's first layer of it (``rows[1:3]``:
+    the screen's scratch and value weights). ``coefficients``: the mover's value as a
+    linear function of the next player's probabilities; ``chosen`` and ``pair`` the node's
+    own small arrays (the play made, its probabilities before and after turning)."""
+    return (choice_buffers(weights), np.zeros((2, 25), dtype=np.int8),
+            np.zeros(2, dtype=np.int64), np.empty((3, PRUNE_HIDDEN)), np.empty(6), np.empty((2, 25), dtype=np.int8),
+            np.empty((2, 5)))
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -101,7 +128,7 @@ def mover_value(values, side, next_probs):
             + values[side, 4] * next_probs[1] + values[side, 5] * next_probs[2])
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def is_exact(board, params):
     """Whether the position (row 1 on roll) needs no lookahead: over, or in the table."""
     return is_finished(board) or twosided_win(board, 1, params) >= 0.0
@@ -111,49 +138,94 @@ def is_exact(board, params):
 def static_children(count, boards, policy, params, weights, folded, out):
     """``out[i]``: the 0-ply probabilities of result ``boards[i]`` (the mover still row 1)
     from the next player's side (row 0 on roll). The net scores the plays incrementally
-    (``net.net_choose``'s method, every result kept); finished games are exact and
-    bear-offs come from the tables through ``evaluate``."""
+    (``net_children``); finished games are exact and bear-offs come from the tables."""
     if policy != POLICY_NET:
         for i in range(count):
             evaluate(boards[i], 0, policy, params, out[i])
         return
+    net_children(count, boards, params, weights, folded, out, choice_buffers(weights), -1)
+
+
+@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
+def net_children(count, boards, params, weights, folded, out, choice, known_net):
+    """``static_children`` for the net policy with its scratch ``choice``
+    (``net.choice_buffers(weights)``), as ``net.net_choose_into`` scores plays: the hidden
+    layer of each result from a reference board's and the inputs that differ. The
+    reference of each net (contact, race) is the first result that uses it, except that
+    ``known_net`` (>= 0) names a slot of ``choice`` that already holds one (the position
+    rolled from, ``_know``). Compiled without reference counting: it allocates nothing."""
+    idx, val, board_ref, extras, extras_ref, z_ref, have_ref, z, h, y, _ = choice
+    have_ref[0] = known_net == 0
+    have_ref[1] = known_net == 1
     tables = table_start(params, TWOSIDED_SLOT) != 0
-    real = weights.dtype
-    idx = np.empty(MAX_NONZERO, dtype=np.int64)
-    val = np.empty(MAX_NONZERO, dtype=real)
-    board_ref = np.empty((2, 2, 25), dtype=np.int8)
-    extras = np.empty((2, N_EXTRA), dtype=real)
-    extras_ref = np.empty((2, 2, N_EXTRA), dtype=real)
-    z_ref = np.empty((2, N_HIDDEN), dtype=real)
-    have_ref = np.zeros(2, dtype=np.bool_)
-    z = np.empty(N_HIDDEN, dtype=real)
-    h = np.empty(N_HIDDEN, dtype=real)
-    y = np.empty(N_OUTPUTS)
     live = _NONLINEAR_EXTRAS if folded else _ALL_EXTRAS
     for i in range(count):
         board = boards[i]
-        if tables and both_home(board):
-            evaluate(board, 0, policy, params, out[i])
+        result = out[i]
+        if tables and _bearoff_probabilities(board, 0, params, result):
             continue
         mine, theirs = _fill_extras(board, 0, extras)
         if mine[_LEFT] == 0 or theirs[_LEFT] == 0:
-            outcome(board, 0, out[i])
+            outcome(board, 0, result)
             continue
         net = CONTACT if _rears_in_contact(mine[_REAR], theirs[_REAR]) else RACE
         offset = net * NET_SIZE
         if not have_ref[net]:
-            n = encode(board, 0, idx, val)
-            forward(weights, offset, idx, val, n, z, h, y)
-            z_ref[net, :] = z
-            board_ref[net, :, :] = board
-            extras_ref[net, :, :] = extras
-            have_ref[net] = True
+            _make_reference(board, weights, offset, net, choice)  # y: its outputs
         else:
-            z[:] = z_ref[net]
+            for j in range(N_HIDDEN):
+                z[j] = z_ref[net, j]
             _add_point_changes(weights, offset, board, board_ref[net], z)
             _add_extra_changes(weights, offset, extras, extras_ref[net], z, live)
             _outputs(weights, offset, z, h, y)
-        _consistent(mine[_LEFT], theirs[_LEFT], mine[_REAR], theirs[_REAR], y, out[i])
+        _consistent(mine[_LEFT], theirs[_LEFT], mine[_REAR], theirs[_REAR], y, result)
+
+
+@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
+def _make_reference(board, weights, offset, net, choice):
+    """Make ``board`` (its extras already in ``choice``'s) the reference of slot ``net``
+    of ``choice``: its hidden layer's input sums in full (its outputs left in ``choice``'s
+    y)."""
+    idx, val, board_ref, extras, extras_ref, z_ref, have_ref, z, h, y, _ = choice
+    n = encode_with(board, 0, extras, idx, val)
+    forward(weights, offset, idx, val, n, z, h, y)
+    for j in range(N_HIDDEN):
+        z_ref[net, j] = z[j]
+    for side in range(2):
+        for index in range(25):
+            board_ref[net, side, index] = board[side, index]
+        for k in range(N_EXTRA):
+            extras_ref[net, side, k] = extras[side, k]
+    have_ref[net] = True
+
+
+@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
+def _know(board, prune_at, params, weights, level):
+    """Make the position rolled from (``board``) the reference of both nets in ``level``
+    (``level_buffers``), unless it already is: computed once for the 21 rolls of a node.
+    The references depend on the board alone, so no number depends on what the buffers
+    searched before (nor, therefore, on the thread count)."""
+    choice, rolled_from, known, rows, _, _, _ = level
+    if known[0] == 1:
+        same = True
+        for side in range(2):
+            for index in range(25):
+                same = same and rolled_from[side, index] == board[side, index]
+        if same:
+            return
+    for side in range(2):
+        for index in range(25):
+            rolled_from[side, index] = board[side, index]
+    known[0] = 1
+    if prune_at != 0:
+        prune_reference(board, params, prune_at, rows[0])
+    extras = choice[3]
+    mine, theirs = _fill_extras(board, 0, extras)  # seen as the results are: row 0 on roll
+    known[1] = -1
+    if mine[_LEFT] > 0 and theirs[_LEFT] > 0:
+        net = CONTACT if _rears_in_contact(mine[_REAR], theirs[_REAR]) else RACE
+        _make_reference(board, weights, net * NET_SIZE, net, choice)
+        known[1] = net
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -163,49 +235,85 @@ def screen_size(count):
     return min(count, 5 + 63 - leading_zeros(np.uint64(count)))
 
 
-@njit(cache=True, nogil=True)
-def _screen(count, keep, boards, side, values, params, prune_at, work):
-    """Score every play with the pruning net and copy the best ``keep`` (ties: the
-    earlier play) to ``screened`` in the move generator's order, their indices to
-    ``picked``."""
-    _, _, _, _, _, probs, screened, picked = work
-    prune_outputs(count, boards, params, prune_at, probs)
-    for i in range(count):  # the mover's value of each, kept in the first column
-        probs[i, 0] = mover_value(values, side, probs[i])
-    for n in range(keep):  # keep passes of a selection: keep is at most 17
-        top = -1e300
-        best = 0
-        for i in range(count):
-            if probs[i, 0] > top:
-                top = probs[i, 0]
-                best = i
-        picked[n] = best
-        probs[best, 0] = -1e300
-    picked[:keep].sort()
+@njit(cache=True, nogil=True, inline="always")
+def _mover_coefficients(values, side, out):
+    """``mover_value`` as coefficients: ``out[0] + out[1:6] . next_probs``."""
+    out[0] = values[side, 0] + values[side, 1]
+    out[1] = -values[side, 1]
+    out[2] = values[side, 4]
+    out[3] = values[side, 5]
+    out[4] = values[side, 2]
+    out[5] = values[side, 3]
+
+
+@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
+def _screen(count, keep, board, boards, side, values, params, prune_at, work, level):
+    """Score every play of a roll from ``board`` with the pruning net and copy the best
+    ``keep`` (ties: the earlier play) to ``screened`` in the move generator's order, their
+    indices to ``picked``."""
+    _, _, _, _, _, probs, screened, picked, _ = work
+    rows, coefficients = level[3], level[4]
+    _mover_coefficients(values, side, coefficients)
+    constant = value_weights(coefficients, params, prune_at, rows[2])
+    prune_values(count, boards, board, rows[0], params, prune_at, constant, rows[2], rows[1],
+                 probs)
+    kept = 0  # picked[0:kept]: the best so far, best first (insertion: keep is at most 17)
+    for i in range(count):
+        value = probs[i, 0]
+        if kept < keep:
+            at = kept
+            kept += 1
+        elif value > probs[picked[kept - 1], 0]:
+            at = kept - 1
+        else:
+            continue
+        while at > 0 and value > probs[picked[at - 1], 0]:
+            picked[at] = picked[at - 1]
+            at -= 1
+        picked[at] = i
+    for n in range(1, keep):  # back into the move generator's order
+        index = picked[n]
+        at = n
+        while at > 0 and picked[at - 1] > index:
+            picked[at] = picked[at - 1]
+            at -= 1
+        picked[at] = index
     for n in range(keep):
-        screened[n, :, :] = boards[picked[n]]
+        play = boards[picked[n]]
+        for side_row in range(2):
+            for index in range(25):
+                screened[n, side_row, index] = play[side_row, index]
 
 
-@njit(cache=True, nogil=True)
-def _reply(board, r, side, values, policy, params, weights, folded, work, chosen, next_probs):
-    """The player on roll (row 1 of ``board``, ``side``) rolls ``ROLLS[r]`` and makes the
-    play it values most at 0 ply: ``chosen`` = the result turned (the next player on roll
-    in row 1), ``next_probs`` = its 0-ply probabilities from the next player's side. With
-    a pruning net in ``params`` (the net policy) the full net scores only the plays its
-    screen keeps, as gnubg's ``FindBestMoveInEval``."""
-    boards, steps, keys, table, moves, probs, screened, picked = work
+@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
+def _reply(board, r, scratch, side, values, policy, params, weights, folded, work, chosen,
+           next_probs):
+    """The player on roll (row 1 of ``board``, ``side``) at a node of the search (its
+    level's ``level_buffers``: ``scratch``) rolls ``ROLLS[r]`` and makes the play it values most at 0 ply: ``chosen`` = the
+    result turned (the next player on roll in row 1), ``next_probs`` = its 0-ply
+    probabilities from the next player's side. With a pruning net in ``params`` (the net
+    policy) the full net scores only the plays its screen keeps, as gnubg's
+    ``FindBestMoveInEval``."""
+    boards, steps, keys, table, moves, probs, screened, _, _ = work
     count, _ = generate_plays(board, ROLLS[r, 0], ROLLS[r, 1], boards, steps, keys, table,
                               moves)
+    net_policy = policy == POLICY_NET
+    prune_at = table_start(params, PRUNE_SLOT) if net_policy else 0
+    if net_policy:
+        _know(board, prune_at, params, weights, scratch)
     # only rolls in contact are screened: the pruning net is trained on those, a race's
     # plays differ too little for it, and a play that ends the game is never screened out
-    prune_at = table_start(params, PRUNE_SLOT) if policy == POLICY_NET else 0
     keep = screen_size(count)
     candidates = boards
     if prune_at != 0 and keep < count and is_contact(board, 0):
-        _screen(count, keep, boards, side, values, params, prune_at, work)
+        _screen(count, keep, board, boards, side, values, params, prune_at, work, scratch)
         candidates = screened
         count = keep
-    static_children(count, candidates, policy, params, weights, folded, probs)
+    if net_policy:
+        net_children(count, candidates, params, weights, folded, probs, scratch[0],
+                     scratch[2][1])
+    else:
+        _heuristic_children(count, candidates, params, probs)
     best = -1e300
     choice = 0
     for i in range(count):
@@ -213,19 +321,37 @@ def _reply(board, r, side, values, policy, params, weights, folded, work, chosen
         if value > best:
             best = value
             choice = i
-    chosen[0, :] = candidates[choice, 1]
-    chosen[1, :] = candidates[choice, 0]
-    next_probs[:] = probs[choice]
+    for index in range(25):
+        chosen[0, index] = candidates[choice, 1, index]
+        chosen[1, index] = candidates[choice, 0, index]
+    for k in range(5):
+        next_probs[k] = probs[choice, k]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
+def _heuristic_children(count, boards, params, out):
+    """``static_children`` of the other policies (their evaluator is the heuristic), with
+    nothing allocated."""
+    for i in range(count):
+        if not _bearoff_probabilities(boards[i], 0, params, out[i]):
+            heuristic_probabilities(boards[i], 0, out[i])
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def _roll_outcome(board, r, plies, side, values, policy, params, weights, folded, work, out):
     """The mover's probabilities after rolling ``ROLLS[r]`` and playing its 0-ply best,
     the result looked at ``plies - 1`` ply (1 <= plies <= 3). Written out per depth rather
     than recursively: numba compiles each level as its own function."""
-    chosen = np.empty((2, 25), dtype=np.int8)
-    theirs = np.empty(5)
-    _reply(board, r, side, values, policy, params, weights, folded, work, chosen, theirs)
+    levels = work[8]
+    if plies == 1:  # a constant index: a tuple indexed at run time is copied whole
+        scratch = levels[1]
+    elif plies == 2:
+        scratch = levels[2]
+    else:
+        scratch = levels[3]
+    chosen, theirs = scratch[5], scratch[6][0]
+    _reply(board, r, scratch, side, values, policy, params, weights, folded, work, chosen,
+           theirs)
     if plies >= 2 and not is_exact(chosen, params):
         if plies == 2:
             _node1(chosen, 1 - side, values, policy, params, weights, folded, work, theirs)
@@ -234,59 +360,63 @@ def _roll_outcome(board, r, plies, side, values, policy, params, weights, folded
     swap_sides(theirs, out)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _outcome1(board, r, side, values, policy, params, weights, folded, work, out):
-    chosen = np.empty((2, 25), dtype=np.int8)
-    theirs = np.empty(5)
-    _reply(board, r, side, values, policy, params, weights, folded, work, chosen, theirs)
+    scratch = work[8][1]
+    chosen, theirs = scratch[5], scratch[6][0]
+    _reply(board, r, scratch, side, values, policy, params, weights, folded, work, chosen,
+           theirs)
     swap_sides(theirs, out)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _node1(board, side, values, policy, params, weights, folded, work, out):
     """1-ply probabilities of the player on roll (``side``), the position not exact."""
-    rolled = np.empty(5)
-    out[:] = 0.0
+    rolled = work[8][1][6][1]
+    for k in range(5):
+        out[k] = 0.0
     for r in range(21):
         _outcome1(board, r, side, values, policy, params, weights, folded, work, rolled)
         for k in range(5):
             out[k] += ROLL_WEIGHTS[r] * rolled[k]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _outcome2(board, r, side, values, policy, params, weights, folded, work, out):
-    chosen = np.empty((2, 25), dtype=np.int8)
-    theirs = np.empty(5)
-    _reply(board, r, side, values, policy, params, weights, folded, work, chosen, theirs)
+    scratch = work[8][2]
+    chosen, theirs = scratch[5], scratch[6][0]
+    _reply(board, r, scratch, side, values, policy, params, weights, folded, work, chosen, theirs)
     if not is_exact(chosen, params):
         _node1(chosen, 1 - side, values, policy, params, weights, folded, work, theirs)
     swap_sides(theirs, out)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _node2(board, side, values, policy, params, weights, folded, work, out):
-    rolled = np.empty(5)
-    out[:] = 0.0
+    rolled = work[8][2][6][1]
+    for k in range(5):
+        out[k] = 0.0
     for r in range(21):
         _outcome2(board, r, side, values, policy, params, weights, folded, work, rolled)
         for k in range(5):
             out[k] += ROLL_WEIGHTS[r] * rolled[k]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _outcome3(board, r, side, values, policy, params, weights, folded, work, out):
-    chosen = np.empty((2, 25), dtype=np.int8)
-    theirs = np.empty(5)
-    _reply(board, r, side, values, policy, params, weights, folded, work, chosen, theirs)
+    scratch = work[8][3]
+    chosen, theirs = scratch[5], scratch[6][0]
+    _reply(board, r, scratch, side, values, policy, params, weights, folded, work, chosen, theirs)
     if not is_exact(chosen, params):
         _node2(chosen, 1 - side, values, policy, params, weights, folded, work, theirs)
     swap_sides(theirs, out)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _node3(board, side, values, policy, params, weights, folded, work, out):
-    rolled = np.empty(5)
-    out[:] = 0.0
+    rolled = work[8][3][6][1]
+    for k in range(5):
+        out[k] = 0.0
     for r in range(21):
         _outcome3(board, r, side, values, policy, params, weights, folded, work, rolled)
         for k in range(5):
@@ -316,11 +446,12 @@ def root_probabilities(board, plies, values, policy, params, weights, folded, ou
         return
     rolled = np.zeros((21, 5))
     for r in prange(21):
-        work = work_buffers(True)
+        work = work_buffers(True, weights)
         mine = board.copy()  # move generation plays on the board and takes back: one each
         _roll_outcome(mine, r, plies, 0, values, policy, params, weights, folded, work,
                       rolled[r])
-    out[:] = 0.0
+    for k in range(5):
+        out[k] = 0.0
     for r in range(21):
         for k in range(5):
             out[k] += ROLL_WEIGHTS[r] * rolled[r, k]
@@ -343,7 +474,7 @@ def _score_parallel(alive, n_alive, boards, plies, values, policy, params, weigh
     """Score plays ``alive[0:n_alive]`` at ``plies`` (>= 1) into ``out``, in parallel."""
     n_blocks = (n_alive + _BLOCK - 1) // _BLOCK
     for block in prange(n_blocks):
-        work = work_buffers(True)
+        work = work_buffers(True, weights)
         for j in range(block * _BLOCK, min(n_alive, (block + 1) * _BLOCK)):
             i = alive[j]
             _score_one(boards, i, plies, values, policy, params, weights, folded, work, out[i])
@@ -416,7 +547,7 @@ def rank_search(count, boards, plies, filters, values, policy, params, weights, 
     scored by the filtered search at ``plies`` (0..3): ``out[i]`` the mover's five
     probabilities at ``depth[i]`` ply. ``filters``: (plies, 3) stage rows (module
     docstring). Survivors of each stage are scored in parallel."""
-    work = work_buffers(False)
+    work = work_buffers(False, weights)
     _filtered(count, boards, plies, filters, values, policy, params, weights, folded, out,
               depth, work, True)
 

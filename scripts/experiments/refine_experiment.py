@@ -147,7 +147,7 @@ def rollout_many(positions, seeds, trials, params, settings, out):
             board[:, :] = positions[p]
             state[0] = trial_seed(seeds[p], t)
             play_trial(board, state, rolls, settings, params, weights, buffers, scratch, values,
-                       NO_MATCH_TABLE, search_buffers(settings))
+                       NO_MATCH_TABLE, search_buffers(settings, weights))
             for k in range(5):
                 total[k] += values[k]
         for k in range(5):
