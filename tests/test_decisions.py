@@ -297,8 +297,8 @@ def test_best_command_evaluate_only_uses_the_policy_asked_for(capsys):
                        "heuristic", "-f", "json")
     rows = json.loads(out)
     assert code == 0 and {r["policy"] for r in rows} == {"heuristic"}
-    assert rows[0]["play"] == rank_plays(START, (2, 1), "heuristic", plies=1)[0].play.notation
-    assert {r["plies"] for r in rows} == {1}  # the default lookahead
+    assert rows[0]["play"] == rank_plays(START, (2, 1), "heuristic", plies=2)[0].play.notation
+    assert {r["plies"] for r in rows} == {2}  # the default lookahead: gnubg's World class
     code, out, _ = run(capsys, "best", "4HPwATDgc/ABMA", "62", "--evaluate-only", "--plies", "0",
                        "-f", "json")
     rows = json.loads(out)
@@ -322,10 +322,10 @@ def test_cube_command(capsys):
     assert code == 0, err
     (row,) = json.loads(out)
     assert row["cube_action"] == "No double, take" and row["score"] == "money"
-    assert row["source"] == "evaluator (net, 1-ply)" and row["plies"] == 1
+    assert row["source"] == "evaluator (net, 2-ply)" and row["plies"] == 2  # the default
     np.testing.assert_allclose([row[k] for k in ("win", "win_gammon", "win_backgammon",
                                                  "lose_gammon", "lose_backgammon")],
-                               position_probabilities(START, plies=1), rtol=0, atol=1e-12)
+                               position_probabilities(START, plies=2), rtol=0, atol=1e-12)
     code, out, _ = run(capsys, "cube", "4HPwATDgc/ABMA")
     assert "Proper action" in out and "No double, take" in out
 

@@ -85,7 +85,7 @@ def best(
     policy: str = PolicyOption,
     fmt: OutputFormat = FormatOption,
 ) -> None:
-    """The best play for a roll: every legal play ranked by the evaluator (1-ply through gnubg's normal move filter by default), then the top candidates rolled out with the same dice for each (common random numbers); equity, difference to the best with its standard error, and the five rates from the mover's side. At a match score (Match ID or XGID) plays are ranked in cubeless match winning chances, equities in EMG with the MWC beside them.
+    """The best play for a roll: every legal play ranked by the evaluator (2-ply through gnubg's normal move filter by default), then the top candidates rolled out with the same dice for each (common random numbers); equity, difference to the best with its standard error, and the five rates from the mover's side. At a match score (Match ID or XGID) plays are ranked in cubeless match winning chances, equities in EMG with the MWC beside them.
 
     Example:  bgcli best 4HPwATDgc/ABMA 21 --candidates 4 --trials 1296 --seed 1
     """

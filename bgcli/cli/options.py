@@ -72,14 +72,14 @@ _PLIES_HELP = ("The evaluator's lookahead, 0 to 3 (gnubg's n-ply): n averages, o
 PliesOption = typer.Option(1, "--plies", min=0, max=3,
                            help=_PLIES_HELP + "Default 1: a study evaluates every position, and "
                                 "2 ply costs about 10x more a position.")
-#: best and cube would default to 2 ply (gnubg's "World class") once it ranks a roll at least
-#: 3x faster than gnubg's 2-ply hint; measured 2.2x (docs/search.md), so they stay at 1
-DECISION_PLIES = 1
+#: best and cube default to 2 ply (gnubg's "World class") since it ranks a roll more than 3x
+#: faster than gnubg's 2-ply hint (3.45x, docs/search.md): fast enough to be interactive
+DECISION_PLIES = 2
 DecisionPliesOption = typer.Option(DECISION_PLIES, "--plies", min=0, max=3,
-                                   help=_PLIES_HELP + "Default 1, not 2: bgcli's 2 ply ranks a "
-                                        "roll in about 0.05 s on one core, 2.2x faster than "
-                                        "gnubg's 2-ply hint, short of the 3x that would make it "
-                                        "the default (docs/search.md).")
+                                   help=_PLIES_HELP + "Default 2, gnubg's \"World class\": "
+                                        "bgcli's 2 ply ranks a roll in about 0.03 s on one "
+                                        "core, 3.4x faster than gnubg's 2-ply hint "
+                                        "(docs/search.md).")
 FilterOption = typer.Option(None, "--filter", metavar="FILTER",
                             help="The move filter of the search (gnubg's): which plays go on "
                                  "to the next ply. A preset, tiny, narrow, normal (default), "
