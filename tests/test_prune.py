@@ -12,7 +12,7 @@ import pytest
 from bgcli.kernels import net
 from bgcli.kernels.movegen import MoveBuffers, generate_plays
 from bgcli.kernels.prune import (N_PRUNE_INPUTS, PRUNE_HIDDEN, kernel_layout, prune_inputs,
-                                 prune_outputs)
+                                 prune_outputs, prune_reference, prune_values, value_weights)
 from bgcli.prune import (DEFAULT_PRUNE_WEIGHTS, load_prune_params, pack_prune_net,
                          read_prune_weights, save_prune_weights, unpack_prune_net)
 from bgcli.position import Position
@@ -63,6 +63,35 @@ def test_incremental_outputs_equal_a_dense_forward_pass():
             prune_outputs(len(boards), boards, params, 7, out)
             expected = [ref_prune_outputs(b, weights) for b in boards]
             np.testing.assert_allclose(out, expected, rtol=0, atol=1e-9)
+            checked += len(boards)
+    assert checked > 100
+
+
+def test_screen_values_from_the_position_rolled_from_equal_a_dense_pass():
+    """What the search's screen ranks by (``prune_values``): each play's first layer from
+    the position rolled from and the points the play changes, the output layer folded into
+    one linear value (``value_weights``), equals that value of a plain dense pass; hits,
+    bar entries and bear-offs included."""
+    packed = pack_prune_net(random_net(3))
+    weights = unpack_prune_net(packed)
+    params = np.concatenate([np.zeros(7), kernel_layout(*weights)])
+    coefficients = np.array([0.3, -2.0, 1.0, 0.5, -1.5, 0.25])
+    w, z_reference, z = np.empty(PRUNE_HIDDEN), np.empty(PRUNE_HIDDEN), np.empty(PRUNE_HIDDEN)
+    constant = value_weights(coefficients, params, 7, w)
+    checked = 0
+    positions = POSITIONS + random_positions(7, 6) + [
+        Position.from_points({6: 5, 5: 4, 3: 3, 2: 2, 18: 1}, {24: 2, 6: 5, 8: 3, 13: 5})]
+    for position in positions:
+        board = np.array(position.board, dtype=np.int8)
+        prune_reference(board, params, 7, z_reference)
+        for dice in ((6, 6), (2, 1), (5, 3), (1, 1)):
+            boards = roll_results(position, dice)
+            out = np.zeros((len(boards), 5))
+            prune_values(len(boards), boards, board, z_reference, params, 7, constant, w, z,
+                         out)
+            expected = [coefficients[0] + coefficients[1:] @ ref_prune_outputs(b, weights)
+                        for b in boards]
+            np.testing.assert_allclose(out[:, 0], expected, rtol=0, atol=1e-9)
             checked += len(boards)
     assert checked > 100
 

@@ -288,12 +288,12 @@ def _screen(count, keep, board, boards, side, values, params, prune_at, work, le
 @njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
 def _reply(board, r, scratch, side, values, policy, params, weights, folded, work, chosen,
            next_probs):
-    """The player on roll (row 1 of ``board``, ``side``) at a node of the search (its
-    level's ``level_buffers``: ``scratch``) rolls ``ROLLS[r]`` and makes the play it values most at 0 ply: ``chosen`` = the
-    result turned (the next player on roll in row 1), ``next_probs`` = its 0-ply
-    probabilities from the next player's side. With a pruning net in ``params`` (the net
-    policy) the full net scores only the plays its screen keeps, as gnubg's
-    ``FindBestMoveInEval``."""
+    """The player on roll (row 1 of ``board``, ``side``) at a node of the search
+    (``scratch``: its level's ``level_buffers``) rolls ``ROLLS[r]`` and makes the play it
+    values most at 0 ply: ``chosen`` = the result turned (the next player on roll in row
+    1), ``next_probs`` = its 0-ply probabilities from the next player's side. With a
+    pruning net in ``params`` (the net policy) the full net scores only the plays its
+    screen keeps, as gnubg's ``FindBestMoveInEval``."""
     boards, steps, keys, table, moves, probs, screened, _, _ = work
     count, _ = generate_plays(board, ROLLS[r, 0], ROLLS[r, 1], boards, steps, keys, table,
                               moves)
