@@ -3,7 +3,7 @@
 
     python -m scripts.checks.matches_vs_gnubg            # writes scripts/checks/matches_vs_gnubg.json
 
-For every fixture match and ply 0 and 1, per player: the checker-play error rate (mEMG per
+For every fixture match and ply 0, 1 and 2, per player: the checker-play error rate (mEMG per
 unforced move) of bgcli and of gnubg (its ``error-skill`` over its unforced moves); the moves
 each marks bad or very bad and their overlap (the share of gnubg's that bgcli marks too, and
 the other way round); the decisions each finds a cube error on (gnubg: a ``cube-skill`` mark
@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "matches"
 OUT = Path(__file__).with_suffix(".json")
 DECISIONS = ("move", "double", "take", "drop")
+PLIES = (0, 1, 2)  # the plies of gnubg's analyses in the fixtures
 BAD = ("bad", "very bad")
 
 
@@ -117,9 +118,9 @@ def compare(name: str, ply: int) -> dict:
 
 def main() -> None:
     names = sorted(p.name[:-len(".gnubg.json")] for p in FIXTURES.glob("*.gnubg.json"))
-    rows = [compare(name, ply) for ply in (0, 1) for name in names]
+    rows = [compare(name, ply) for ply in PLIES for name in names]
     summary = {}
-    for ply in (0, 1):
+    for ply in PLIES:
         mine = [r for r in rows if r["ply"] == ply]
         players = [p for r in mine for p in r["players"]]
         bad_both = sum(r["bad"]["both"] for r in mine)
