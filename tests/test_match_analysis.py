@@ -158,6 +158,18 @@ def test_analyse_both_spellings_and_formats(capsys):
     assert {"best", "error", "mark", "luck", "cube_error", "plies", "net"} <= rows[0].keys()
 
 
+def test_match_analysis_judges_at_2_ply_by_default(tmp_path, capsys):
+    """analyse and report MATCH default to gnubg's World class (2 ply)."""
+    code, out, err = run(capsys, "analyse", str(FIXTURES / "match1.mat"), "--rows",
+                         "decision", "-f", "ndjson")
+    assert code == 0, err
+    assert {json.loads(line)["plies"] for line in out.splitlines()} == {2}
+    code, _, err = run(capsys, "report", str(FIXTURES / "match1.mat"), "-o",
+                       str(tmp_path / "report"), "--worst", "1")
+    assert code == 0, err
+    assert "--plies 2" in (tmp_path / "report" / "report.md").read_text()
+
+
 def test_match_report(tmp_path, capsys):
     out = tmp_path / "report"
     code, text, err = run(capsys, "report", str(FIXTURES / "match1.mat"), "-o", str(out),

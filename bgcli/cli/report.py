@@ -17,10 +17,10 @@ from ..rollout import default_variance_reduction, draw_seed
 from .common import announce_compiling, app, check_writable, report as report_error
 from .inputs import InputError
 from .progress import Progress
-from .options import (DEFAULTS, FilterOption, InitialOption, MasterSeedOption, OldSeedOption,
-                      PliesOption, PolicyOption, QuasiRandomOption, ThreadsOption,
-                      TrialsOption, TruncateOption, VarianceReductionOption, filter_option,
-                      master_seed_option, rollout_settings)
+from .options import (DEFAULTS, MATCH_PLIES, FilterOption, InitialOption, MasterSeedOption,
+                      OldSeedOption, PolicyOption, QuasiRandomOption, ReportPliesOption,
+                      ThreadsOption, TrialsOption, TruncateOption, VarianceReductionOption,
+                      filter_option, master_seed_option, rollout_settings)
 
 _BATCH_OR_COLLECTION = (".csv", ".tsv", ".txt", ".jsonl", ".ndjson", ".json", ".parquet", ".pq")
 
@@ -268,7 +268,7 @@ def report(
     quasi_random: Optional[bool] = QuasiRandomOption,
     initial: Optional[bool] = InitialOption,
     policy: str = PolicyOption,
-    plies: int = PliesOption,
+    plies: Optional[int] = ReportPliesOption,
     worst: int = typer.Option(10, "--worst", min=1,
                               help="For a match file: how many of the worst decisions to show."),
     move_filter: Optional[str] = FilterOption,
@@ -286,8 +286,9 @@ def report(
 
     if is_match_file(source):
         _check_report_folder(output)
-        match_report(source, output, title, plies, worst)
+        match_report(source, output, title, MATCH_PLIES if plies is None else plies, worst)
         return
+    plies = 1 if plies is None else plies
     from ..report import write_report
     from ..report.study import StudyError, analyse, replay_games
 
