@@ -289,9 +289,11 @@ def _client(scheduler: Optional[str], timeout: float):
         return None
     import distributed  # noqa: F401  (sets up its logging, quietened here)
 
-    # a lost scheduler is reported as the rows it fails and one error; the client's own log
-    # of it would add a traceback on stderr
-    logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
+    # a lost scheduler is reported as the rows it fails and one error; the client's own logs
+    # of it (the client, and its batched connection, which logs the closed comm with a
+    # traceback when the loss falls mid-send) would add tracebacks on stderr
+    for name in ("distributed.client", "distributed.batched"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
     try:
         return connect(scheduler, timeout)
     except ClusterError as exc:
