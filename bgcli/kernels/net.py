@@ -742,7 +742,7 @@ def net_choose_into(count, weights, boards, probs, folded, buffers):
     Compiled without reference counting (numba's ``_nrt=False``; it allocates nothing): it
     runs some 20 times a ply in playouts, and the counts of its array views, each an
     atomic instruction, were a quarter of a variance-reduced rollout's time."""
-    idx, val, board_ref, extras, extras_ref, z_ref, have_ref, z, h, y, candidate = buffers
+    extras, y, candidate = buffers[3], buffers[9], buffers[10]
     best = -1e9
     choice = 0
     for i in range(count):
@@ -753,25 +753,8 @@ def net_choose_into(count, weights, boards, probs, folded, buffers):
             outcome(board, 0, candidate)
         else:
             net = CONTACT if _rears_in_contact(mine[_REAR], theirs[_REAR]) else RACE
-            offset = net * NET_SIZE
-            if not have_ref[net]:
-                n = encode_with(board, 0, extras, idx, val)
-                forward(weights, offset, idx, val, n, z, h, y)
-                for j in range(N_HIDDEN):
-                    z_ref[net, j] = z[j]
-                for side in range(2):
-                    for index in range(25):
-                        board_ref[net, side, index] = board[side, index]
-                    for k in range(N_EXTRA):
-                        extras_ref[net, side, k] = extras[side, k]
-                have_ref[net] = True
-            else:
-                for j in range(N_HIDDEN):
-                    z[j] = z_ref[net, j]
-                _add_point_changes(weights, offset, board, board_ref[net], z)
-                _add_extra_changes(weights, offset, extras, extras_ref[net], z,
-                                   _NONLINEAR_EXTRAS if folded else _ALL_EXTRAS)
-                _outputs(weights, offset, z, h, y)
+            score_from_reference(board, weights, net, _NONLINEAR_EXTRAS if folded
+                                 else _ALL_EXTRAS, buffers)
             _consistent(mine[_LEFT], theirs[_LEFT], mine[_REAR], theirs[_REAR], y, candidate)
         value = -(2.0 * candidate[0] - 1.0 + candidate[1] - candidate[3] + candidate[2]
                   - candidate[4])
@@ -781,6 +764,43 @@ def net_choose_into(count, weights, boards, probs, folded, buffers):
             for k in range(5):
                 probs[k] = candidate[k]
     return choice
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def score_from_reference(board, weights, net, live, buffers):
+    """The outputs of net ``net`` (CONTACT, RACE) for ``board`` into ``buffers``' y
+    (``choice_buffers``; the board's extras already in its extras): from the hidden layer of
+    the slot's reference board and the inputs that differ (``live``: the extras to look
+    at), or, with no reference in the slot yet, in full, ``board`` becoming it. Inlined,
+    so that the row loops vectorise (``_add_point_changes``)."""
+    _, _, board_ref, extras, extras_ref, z_ref, have_ref, z, h, y, _ = buffers
+    offset = net * NET_SIZE
+    if not have_ref[net]:
+        make_reference(board, weights, net, buffers)
+        return
+    for j in range(N_HIDDEN):
+        z[j] = z_ref[net, j]
+    _add_point_changes(weights, offset, board, board_ref[net], z)
+    _add_extra_changes(weights, offset, extras, extras_ref[net], z, live)
+    _outputs(weights, offset, z, h, y)
+
+
+@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
+def make_reference(board, weights, net, buffers):
+    """Make ``board`` (its extras already in ``buffers``') the reference of slot ``net``
+    of ``buffers`` (``choice_buffers``): its hidden layer's input sums in full, its outputs
+    left in the buffers' y."""
+    idx, val, board_ref, extras, extras_ref, z_ref, have_ref, z, h, y, _ = buffers
+    n = encode_with(board, 0, extras, idx, val)
+    forward(weights, net * NET_SIZE, idx, val, n, z, h, y)
+    for j in range(N_HIDDEN):
+        z_ref[net, j] = z[j]
+    for side in range(2):
+        for index in range(25):
+            board_ref[net, side, index] = board[side, index]
+        for k in range(N_EXTRA):
+            extras_ref[net, side, k] = extras[side, k]
+    have_ref[net] = True
 
 
 @njit(cache=True, nogil=True, error_model="numpy", inline="always")

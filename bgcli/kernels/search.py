@@ -56,10 +56,9 @@ from .evaluate import (POLICY_NET, PRUNE_SLOT, ROLL_WEIGHTS, ROLLS, TWOSIDED_SLO
                        _bearoff_probabilities, evaluate, heuristic_probabilities, swap_sides,
                        table_start, twosided_win)
 from .movegen import MAX_PLAYS, generate_plays, new_buffers
-from .net import (_ALL_EXTRAS, _LEFT, _NONLINEAR_EXTRAS, _REAR, CONTACT, N_EXTRA, N_HIDDEN,
-                  NET_SIZE, RACE, _add_extra_changes, _add_point_changes, _consistent,
-                  _fill_extras, _outputs, _rears_in_contact, choice_buffers, encode_with,
-                  forward, is_contact, outcome)
+from .net import (_ALL_EXTRAS, _LEFT, _NONLINEAR_EXTRAS, _REAR, CONTACT, RACE, _consistent,
+                  _fill_extras, _rears_in_contact, choice_buffers, is_contact, make_reference,
+                  outcome, score_from_reference)
 from .prune import PRUNE_HIDDEN, prune_reference, prune_values, value_weights
 from .random_play import is_finished
 
@@ -154,7 +153,7 @@ def net_children(count, boards, params, weights, folded, out, choice, known_net)
     reference of each net (contact, race) is the first result that uses it, except that
     ``known_net`` (>= 0) names a slot of ``choice`` that already holds one (the position
     rolled from, ``_know``). Compiled without reference counting: it allocates nothing."""
-    idx, val, board_ref, extras, extras_ref, z_ref, have_ref, z, h, y, _ = choice
+    extras, have_ref, y = choice[3], choice[6], choice[9]
     have_ref[0] = known_net == 0
     have_ref[1] = known_net == 1
     tables = table_start(params, TWOSIDED_SLOT) != 0
@@ -169,34 +168,8 @@ def net_children(count, boards, params, weights, folded, out, choice, known_net)
             outcome(board, 0, result)
             continue
         net = CONTACT if _rears_in_contact(mine[_REAR], theirs[_REAR]) else RACE
-        offset = net * NET_SIZE
-        if not have_ref[net]:
-            _make_reference(board, weights, offset, net, choice)  # y: its outputs
-        else:
-            for j in range(N_HIDDEN):
-                z[j] = z_ref[net, j]
-            _add_point_changes(weights, offset, board, board_ref[net], z)
-            _add_extra_changes(weights, offset, extras, extras_ref[net], z, live)
-            _outputs(weights, offset, z, h, y)
+        score_from_reference(board, weights, net, live, choice)
         _consistent(mine[_LEFT], theirs[_LEFT], mine[_REAR], theirs[_REAR], y, result)
-
-
-@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
-def _make_reference(board, weights, offset, net, choice):
-    """Make ``board`` (its extras already in ``choice``'s) the reference of slot ``net``
-    of ``choice``: its hidden layer's input sums in full (its outputs left in ``choice``'s
-    y)."""
-    idx, val, board_ref, extras, extras_ref, z_ref, have_ref, z, h, y, _ = choice
-    n = encode_with(board, 0, extras, idx, val)
-    forward(weights, offset, idx, val, n, z, h, y)
-    for j in range(N_HIDDEN):
-        z_ref[net, j] = z[j]
-    for side in range(2):
-        for index in range(25):
-            board_ref[net, side, index] = board[side, index]
-        for k in range(N_EXTRA):
-            extras_ref[net, side, k] = extras[side, k]
-    have_ref[net] = True
 
 
 @njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
@@ -224,7 +197,7 @@ def _know(board, prune_at, params, weights, level):
     known[1] = -1
     if mine[_LEFT] > 0 and theirs[_LEFT] > 0:
         net = CONTACT if _rears_in_contact(mine[_REAR], theirs[_REAR]) else RACE
-        _make_reference(board, weights, net * NET_SIZE, net, choice)
+        make_reference(board, weights, net, choice)
         known[1] = net
 
 
@@ -450,8 +423,7 @@ def root_probabilities(board, plies, values, policy, params, weights, folded, ou
         mine = board.copy()  # move generation plays on the board and takes back: one each
         _roll_outcome(mine, r, plies, 0, values, policy, params, weights, folded, work,
                       rolled[r])
-    for k in range(5):
-        out[k] = 0.0
+    out[:] = 0.0
     for r in range(21):
         for k in range(5):
             out[k] += ROLL_WEIGHTS[r] * rolled[r, k]
