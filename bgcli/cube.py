@@ -250,10 +250,7 @@ class MoneyCubeAnalysis:
     @property
     def optimal(self) -> float:
         """Equity of the proper action (gnubg's ``arDouble[OUTPUT_OPTIMAL]``)."""
-        nd, dt, dp = self.no_double, self.double_take, self.double_pass
-        if dt >= nd and dp >= nd:
-            return dt if dp > dt else dp
-        return nd
+        return _proper(self.no_double, self.double_take, self.double_pass)
 
     @property
     def is_double(self) -> bool:
@@ -335,6 +332,28 @@ def analyse_money_cube(probs: Sequence[float], x: float, owner: CubeOwner = Cube
         cubeless=cubeless_equity(p),
         efficiency=x, owner=owner, cube_value=cube_value, jacoby=jacoby,
         take_point=_take_point(p, lambda pr: 2.0 * cubeful_equity(pr, x, CubeOwner.THEM), 1.0))
+
+
+def money_proper_equity(probs: Sequence[float], x: float, owner: CubeOwner = CubeOwner.CENTRED,
+                        jacoby: bool = False) -> float:
+    """The cubeful equity of the player on roll before rolling with the proper cube action
+    taken (Double when it gains, the opponent then answering at their best), normalised to
+    the current cube: gnubg's 0-ply cubeful value of a position, by which it judges the play
+    that led to it. :func:`analyse_money_cube`'s ``optimal`` without the rest of the analysis."""
+    p = _check_probs(probs)
+    no_double = cubeful_equity(p, x, owner, jacoby)
+    if owner is CubeOwner.THEM:
+        return no_double
+    return _proper(no_double, 2.0 * cubeful_equity(p, x, CubeOwner.THEM), 1.0)
+
+
+def _proper(no_double: float, double_take: float, double_pass: float) -> float:
+    """The value of the proper action (gnubg's ``arDouble[OUTPUT_OPTIMAL]``): doubling when
+    both answers leave the doubler no worse than not doubling, the opponent choosing the
+    answer."""
+    if double_take >= no_double and double_pass >= no_double:
+        return min(double_take, double_pass)
+    return no_double
 
 
 # ---------------------------------------------------------------------------------- match play
@@ -497,7 +516,6 @@ def analyse_match_cube(probs: Sequence[float], x: float, met: MatchEquityTable,
     if crawford and 1 not in (away_me, away_them):
         raise CubeError("the Crawford game needs a side 1-away")
     mc = _MatchCube(met, (away_me, away_them), crawford)
-    post_crawford = not crawford and 1 in (away_me, away_them)
     nd_mwc = _match_cubeful_mwc(p, x, mc, cube_value, owner)
     dt_mwc = _match_cubeful_mwc(p, x, mc, 2 * cube_value, CubeOwner.THEM)
     dp_mwc = mc.after(0, cube_value, True)
@@ -507,12 +525,33 @@ def analyse_match_cube(probs: Sequence[float], x: float, met: MatchEquityTable,
         return (2.0 * m - (win + lose)) / (win - lose)
 
     nd, dt, dp = eq(nd_mwc), eq(dt_mwc), eq(dp_mwc)
-    can_double = (not crawford and away_me > cube_value
-                  and not (post_crawford and away_me == 1)
-                  and owner is not CubeOwner.THEM)
     action, take_point = None, None
-    if can_double:
+    if _can_double(away_me, away_them, cube_value, owner, crawford):
         action = _decide(nd, dt, dp, p[1] > 0.0, owner is CubeOwner.ME, False)
         take_point = _take_point(
             p, lambda pr: _match_cubeful_mwc(pr, x, mc, 2 * cube_value, CubeOwner.THEM), dp_mwc)
     return MatchCubeAnalysis(nd, dt, dp, nd_mwc, dt_mwc, dp_mwc, action, x, take_point)
+
+
+def _can_double(away_me: int, away_them: int, cube_value: int, owner: CubeOwner,
+                crawford: bool) -> bool:
+    """Whether the player on roll may turn the cube at this score: not in the Crawford
+    game, not as the post-Crawford leader, not past what they need, not the opponent's."""
+    post_crawford = not crawford and 1 in (away_me, away_them)
+    return (not crawford and away_me > cube_value and not (post_crawford and away_me == 1)
+            and owner is not CubeOwner.THEM)
+
+
+def match_proper_mwc(probs: Sequence[float], x: float, met: MatchEquityTable, away_me: int,
+                     away_them: int, cube_value: int = 1, owner: CubeOwner = CubeOwner.CENTRED,
+                     crawford: bool = False) -> float:
+    """The cubeful match winning chances of the player on roll before rolling with the proper
+    cube action taken: :func:`money_proper_equity` at a match score (gnubg's 0-ply cubeful
+    value of a position in match play), in MWC."""
+    p = _check_probs(probs)
+    mc = _MatchCube(met, (away_me, away_them), crawford)
+    no_double = _match_cubeful_mwc(p, x, mc, cube_value, owner)
+    if not _can_double(away_me, away_them, cube_value, owner, crawford):
+        return no_double
+    return _proper(no_double, _match_cubeful_mwc(p, x, mc, 2 * cube_value, CubeOwner.THEM),
+                   mc.after(0, cube_value, True))

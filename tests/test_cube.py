@@ -19,6 +19,8 @@ from bgcli.cube import (
     cube_efficiency,
     cubeful_equity,
     cubeless_equity,
+    match_proper_mwc,
+    money_proper_equity,
     owner_from_state,
 )
 from bgcli.errors import BgcliError
@@ -189,6 +191,29 @@ def test_matches_gnubg_zero_ply(row):
     assert str(a.action) == g["action"]
 
 
+def _gnubg_proper(g: dict) -> float:
+    """The value of gnubg's proper action from its three printed equities."""
+    nd, dt, dp = g["nd"], g["dt"], g["dp"]
+    return min(dt, dp) if dt >= nd and dp >= nd else nd
+
+
+def test_proper_equity_is_gnubgs_optimal():
+    """The value a checker play is judged by (the next position's equity with the proper
+    cube action) is gnubg's optimal of its No double, Double/take, Double/pass, on every
+    fixture row, and No double where the opponent holds the cube."""
+    for row in JANOWSKI_ROWS:
+        g = row["gnubg"]
+        owner = CubeOwner.ME if row["owner"] == "me" else CubeOwner.CENTRED
+        x = cube_efficiency(row["class"], row["pips_on_roll"])
+        assert money_proper_equity(g["probs"], x, owner, row["jacoby"]) == pytest.approx(
+            _gnubg_proper(g), abs=1e-4), row["position_id"]
+    probs = GAMMONISH
+    assert money_proper_equity(probs, 0.68, CubeOwner.THEM) == cubeful_equity(
+        probs, 0.68, CubeOwner.THEM)
+    # too good: No double (playing on for the gammon) beats cashing
+    assert money_proper_equity((0.9, 0.6, 0.02, 0.0, 0.0), 0.68) > 1.0
+
+
 def test_cubeless_matches_gnubg():
     # gnubg prints the money cubeless equity (gammons counted) whatever the Jacoby rule
     for row in JANOWSKI_ROWS:
@@ -288,3 +313,26 @@ def test_match_matches_gnubg_zero_ply(row):
     assert a.double_take == pytest.approx(g["dt"], abs=1e-4)
     assert a.double_pass == pytest.approx(g["dp"], abs=1e-4)
     assert str(a.action) == g["action"]
+
+
+@pytest.mark.parametrize("row", MATCH_JANOWSKI[::7],
+                         ids=[f"{r['position_id']}-{r['away_me']}a{r['away_them']}a-c{r['cube_value']}"
+                              for r in MATCH_JANOWSKI[::7]])
+def test_match_proper_mwc_is_gnubgs_optimal(row):
+    g = row["gnubg"]
+    owner = CubeOwner.ME if row["owner"] == "me" else CubeOwner.CENTRED
+    x = cube_efficiency(row["class"], row["pips_on_roll"])
+    away = row["away_me"], row["away_them"]
+    mwc = match_proper_mwc(g["probs"], x, MET, *away, row["cube_value"], owner, row["crawford"])
+    equity = MET.mwc_to_equity(mwc, *away, row["cube_value"], row["crawford"])
+    assert equity == pytest.approx(_gnubg_proper(g), abs=1e-4)
+
+
+def test_match_proper_mwc_without_a_cube_to_turn_is_no_double():
+    for away, cube, owner, crawford in (((3, 1), 1, CubeOwner.CENTRED, True),
+                                        ((1, 4), 1, CubeOwner.CENTRED, False),
+                                        ((5, 7), 2, CubeOwner.THEM, False)):
+        a = analyse_match_cube(GAMMONISH, 0.68, MET, *away, cube, owner, crawford)
+        assert a.action is None
+        assert match_proper_mwc(GAMMONISH, 0.68, MET, *away, cube, owner, crawford) == (
+            a.no_double_mwc)

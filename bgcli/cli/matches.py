@@ -149,7 +149,7 @@ def analyse(
 ) -> None:
     """Judge every checker play and cube decision of match files, and each player's statistics.
 
-    Per decision: the best play or proper cube action, the equity lost in EMG (and MWC at match play), gnubg's marks (doubtful 0.03, bad 0.06, very bad 0.12 EMG), the luck of the roll. Per player: unforced moves, checker and cube error totals and rates in mEMG, the XG-style performance rating (PR), luck (total and rate) and the luck-adjusted result. Faults in a file are reported as FILE:LINE (exit code 1), the rest is analysed. With -o FILE the rows of each match are written as it finishes (--resume continues an interrupted run). See docs/matches.md.
+    Per decision: the best play (plays valued cubefully, the opponent then free to double, as gnubg's analysis does) or proper cube action, the equity lost in EMG (and MWC at match play), gnubg's marks (doubtful 0.03, bad 0.06, very bad 0.12 EMG), the luck of the roll. Per player: unforced moves, checker and cube error totals and rates in mEMG, the XG-style performance rating (PR), luck (total and rate) and the luck-adjusted result. Faults in a file are reported as FILE:LINE (exit code 1), the rest is analysed. With -o FILE the rows of each match are written as it finishes (--resume continues an interrupted run). See docs/matches.md.
 
     Example:  bgcli analyse matches/example.mat --rows decision -o decisions.parquet
     """

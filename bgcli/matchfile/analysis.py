@@ -1,10 +1,14 @@
 """A match judged decision by decision, and each player's statistics, as gnubg's analysis.
 
 Checker plays: every legal play of the roll is ranked by the evaluator's search
-(:func:`ranked_plays`, 0 to 3 plies); at a match score by the cubeless match winning
-chances after each play (the score's gammon and backgammon values through the Kazaross-XG2
-table), in money by cubeless equity. The error is the best play's value minus the played
-one's, in EMG (normalised equity: +1 is winning the cube's value) and, at match play, in MWC.
+(:func:`ranked_plays`, 0 to 3 plies; at a match score in cubeless match winning chances,
+the score's gammon and backgammon values through the Kazaross-XG2 table), then judged, as
+gnubg's analysis judges them, by its cubeful value: the position after the play with the
+opponent on roll, at the cube as it is and free to double, valued by Janowski's cube-life
+model from the search's probabilities (:func:`bgcli.cube.money_proper_equity`, at a match
+score :func:`bgcli.cube.match_proper_mwc`). The error is the best play's value minus the
+played one's, in EMG (normalised equity: +1 is winning the cube's value) and, at match
+play, in MWC.
 
 Cube decisions (before each roll where the player may double, a double, a take or a drop):
 Janowski's cube-life model from the evaluator's cubeless probabilities
@@ -32,7 +36,8 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ..decisions import cube_decision, match_score, play_coefficients, rank_plays_at
+from ..decisions import (cube_decision, cube_efficiency_for, match_score, play_coefficients,
+                         rank_plays_at)
 from ..evaluation import RankedPlay, cubeless_equity, position_probabilities, rank_plays
 from ..notation.situation import Situation
 from .replay import ANSWER, CHECKER, CUBE, Decision, Match
@@ -91,14 +96,17 @@ def _at_depth(situation: Situation, ranked: RankedPlay, plies: int, policy: str)
 
 
 class _Score:
-    """Match winning chances at a decision's score, from the decider's side."""
+    """Match winning chances at a decision's score, from the decider's side, and the cubeful
+    value of a play."""
 
     def __init__(self, situation: Situation, player: int):
+        from ..cube import owner_from_state
         from ..match import kazaross_xg2
 
         state = situation.match
         self.money = state.is_money
-        self.cube, self.crawford = state.cube_value, state.crawford
+        self.cube, self.crawford, self.jacoby = state.cube_value, state.crawford, state.jacoby
+        self.their_owner = owner_from_state(state.cube_owner, 1 - player)  # after the play
         if not self.money:
             self.met = kazaross_xg2()
             self.away = (state.match_length - state.score[player],
@@ -108,6 +116,22 @@ class _Score:
         if self.money:
             return None
         return self.met.mwc_from_probabilities(probs, *self.away, self.cube, self.crawford)
+
+    def play_value(self, ranked: RankedPlay) -> tuple[float, float | None]:
+        """The decider's EMG and MWC (None in money) after the play ``ranked``: cubeful,
+        the opponent on roll and free to double (a play that wins the game: cubeless)."""
+        if not ranked.play.result.board[1].any():  # the game is won
+            mwc = self.mwc(ranked.probabilities)
+            return (ranked.equity if mwc is None else self.emg(mwc)), mwc
+        from ..cube import match_proper_mwc, money_proper_equity
+
+        theirs = _flipped(ranked.probabilities)
+        x = cube_efficiency_for(ranked.play.result.swapped())
+        if self.money:
+            return -money_proper_equity(theirs, x, self.their_owner, self.jacoby), None
+        mwc = 1.0 - match_proper_mwc(theirs, x, self.met, self.away[1], self.away[0],
+                                     self.cube, self.their_owner, self.crawford)
+        return self.emg(mwc), mwc
 
     def emg(self, mwc: float) -> float:
         """A MWC as normalised equity (gnubg's mwc2eq at this cube)."""
@@ -250,10 +274,7 @@ def _judge_play(j: Judged, plies: int, policy: str) -> None:
                   if decision.play is not None
                   and np.array_equal(r.play.result.board, decision.play.result.board) else r
                   for r in ranked]
-        values = []
-        for r in ranked:
-            mwc = score.mwc(r.probabilities)
-            values.append((r.play, score.emg(mwc) if mwc is not None else r.equity, mwc))
+        values = [(r.play, *score.play_value(r)) for r in ranked]
         values.sort(key=lambda v: -(v[2] if v[2] is not None else v[1]))
         j.alternatives = values
         best = values[0]
