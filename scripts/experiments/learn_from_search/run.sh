@@ -31,3 +31,16 @@ done
 # 4. against gnubg 0-ply, 300 deals, the same dice for both nets
 python -m scripts.strength.vs_gnubg --weights fit16_r0.3.npz --deals 300 --seed 1 --check-agreement 0 -o vs_gnubg_fit16.json
 python -m scripts.strength.vs_gnubg --deals 300 --seed 1 --check-agreement 0 -o vs_gnubg_shipped.json
+
+# Session 11: Adam, a loss on equity, early stopping (adam.py). Two folders made side by side
+# and stopped (killed) at 14,000 and 14,500 positions (a chunk is written whole or not at all).
+bgcli train-data /work/data/s1 -n 50000 --seed 1 --from positions/train_backgames.txt --from positions/train_anchors.txt &
+bgcli train-data /work/data/s2 -n 50000 --seed 2 --from positions/train_backgames.txt --from positions/train_anchors.txt &
+wait
+python -c "import json, sys; from bgcli.learn import data_summary; [json.dump(data_summary(f'/work/data/{s}'), open(f'data_adam_{s}.json', 'w'), indent=1) for s in ('s1', 's2')]"
+A="python -m scripts.experiments.learn_from_search.adam /work/data/s1 /work/data/s2"
+for r in 3e-5 1e-4 3e-4 1e-3; do $A --rate $r --epochs 6 -o adam_r$r.json --weights adam_r$r.npz; done
+$A --rate 1e-4 --epochs 6 --equity-weight 0 -o adam_r1e-4_e0.json
+$A --rate 3e-5 --epochs 20 -o adam_r3e-5_20.json --weights adam_r3e-5_20.npz
+python -m scripts.experiments.head_to_head adam_r3e-5_20.npz --deals 5000 --themed positions/train_backgames.txt \
+    --themed-starts 500 --themed-deals 4 -o h2h_adam_r3e-5_20.json > /dev/null

@@ -1,0 +1,184 @@
+"""Session 11's experiment: the supervised fit with Adam, a loss on equity and early
+stopping, on more positions (docs/net.md, "Learning from search").
+
+Session 10's plain SGD on the squared error of the five probabilities did not move the
+shipped net towards its own 2-ply judgement (held-out |equity error| 0.0356 -> 0.0357 on
+40,000 positions). This script tries what that section lists as untried, on data made by
+``bgcli train-data`` (several folders may be given, e.g. two seeds made side by side):
+
+    bgcli train-data /work/data/s1 -n 50000 --seed 1 --from positions/train_backgames.txt --from positions/train_anchors.txt
+    bgcli train-data /work/data/s2 -n 50000 --seed 2 --from positions/train_backgames.txt --from positions/train_anchors.txt
+    python -m scripts.experiments.learn_from_search.adam /work/data/s1 /work/data/s2 \\
+        --rate 3e-4 --epochs 8 --equity-weight 1 -o adam.json --weights adam.npz
+
+Every tenth position of each folder is held out (``bgcli.learn.split``). Adam (beta1 0.9,
+beta2 0.999) on mini-batches; the loss per position is the squared error of the five raw
+outputs plus ``--equity-weight`` times the squared error of the cubeless equity they make
+(2W - 1 + W(g) - L(g) + W(bg) - L(bg)). After each epoch the held-out and training mean
+|equity error| (``bgcli.learn.equity_errors``) go into the record; ``--weights`` gets the
+epoch with the lowest held-out error (early stopping), with the shipped weights' record
+and this run added to its history. One thread, a fixed order per epoch (PCG64 seeded
+``(seed, epoch)``): the same command gives the same weights.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+import time
+
+import numpy as np
+from numba import njit
+
+from bgcli import __version__
+from bgcli.kernels.net import (MAX_NONZERO, N_HIDDEN, N_OUTPUTS, NET_SIZE, add_gradient,
+                               encode, forward, is_contact)
+from bgcli.learn import DataSettings, equity_errors, read_data, source_names, split
+from bgcli.net import net_id, read_weights, save_weights, weights_path
+
+EQUITY = np.array([2.0, 1.0, 1.0, -1.0, -1.0])  # d equity / d (W, Wg, Wbg, Lg, Lbg)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def adam_epoch(params, boards, targets, order, batch, rate, equity_weight, m, v, step, stats):
+    """One pass over ``order`` in mini-batches: Adam steps on the batch's mean loss
+    gradient. ``m``, ``v``: the moment estimates, ``step[0]``: the steps so far (both go on
+    across epochs); ``stats``: the sum of squared output errors and the count."""
+    idx = np.empty(MAX_NONZERO, dtype=np.int64)
+    val = np.empty(MAX_NONZERO)
+    z = np.empty(N_HIDDEN)
+    h = np.empty(N_HIDDEN)
+    y = np.empty(N_OUTPUTS)
+    coef = np.empty(N_OUTPUTS)
+    grad = np.zeros(params.size)
+    beta1, beta2, eps = 0.9, 0.999, 1e-8
+    for first in range(0, order.size, batch):
+        last = min(first + batch, order.size)
+        grad[:] = 0.0
+        for t in range(first, last):
+            board, target = boards[order[t]], targets[order[t]]
+            n = encode(board, 1, idx, val)
+            offset = 0 if is_contact(board, 1) else NET_SIZE
+            forward(params, offset, idx, val, n, z, h, y)
+            gap = 0.0  # target equity - the outputs' equity
+            for k in range(N_OUTPUTS):
+                gap += EQUITY[k] * (target[k] - y[k])
+                stats[0] += (target[k] - y[k]) ** 2
+            for k in range(N_OUTPUTS):
+                coef[k] = (target[k] - y[k]) + equity_weight * EQUITY[k] * gap
+            add_gradient(params, offset, idx, val, n, z, h, y, coef, grad)  # descent direction
+        stats[1] += last - first
+        step[0] += 1
+        scale = 1.0 / (last - first)
+        correct1 = 1.0 - beta1 ** step[0]
+        correct2 = 1.0 - beta2 ** step[0]
+        for j in range(params.size):
+            g = grad[j] * scale
+            if g == 0.0 and m[j] == 0.0:
+                continue  # an input no position of this run has set: leave it alone
+            m[j] = beta1 * m[j] + (1.0 - beta1) * g
+            v[j] = beta2 * v[j] + (1.0 - beta2) * g * g
+            params[j] += rate * (m[j] / correct1) / (np.sqrt(v[j] / correct2) + eps)
+
+
+
+def load(folders: list[str]) -> dict:
+    """The positions of every folder, each split into training and held-out positions."""
+    parts = {"boards": [], "targets": [], "source": [], "held": [], "sha256": [], "names": None}
+    for folder in folders:
+        arrays, record = read_data(folder)
+        count = arrays["boards"].shape[0]
+        train, held = split(count)
+        mask = np.zeros(count, dtype=bool)
+        mask[held] = True
+        parts["boards"].append(arrays["boards"])
+        parts["targets"].append(arrays["targets"])
+        parts["source"].append(arrays["source"])
+        parts["held"].append(mask)
+        parts["sha256"].append(record["sha256"])
+        settings = record["settings"]
+        parts["names"] = source_names(DataSettings(**{**settings,
+                                                      "sources": tuple(settings["sources"])}))
+    return {"boards": np.concatenate(parts["boards"]),
+            "targets": np.concatenate(parts["targets"]),
+            "source": np.concatenate(parts["source"]), "held": np.concatenate(parts["held"]),
+            "sha256": parts["sha256"], "names": parts["names"]}
+
+
+def check(params, data, epoch: int) -> dict:
+    held, train = np.flatnonzero(data["held"]), np.flatnonzero(~data["held"])
+    entry = {"epoch": epoch,
+             "held_out": equity_errors(params, data["boards"][held], data["targets"][held]),
+             "train": equity_errors(params, data["boards"][train], data["targets"][train]),
+             "held_out_by_source": {}}
+    for k, name in enumerate(data["names"]):
+        index = held[data["source"][held] == k]
+        if index.size > 1:
+            entry["held_out_by_source"][name] = equity_errors(params, data["boards"][index],
+                                                              data["targets"][index])
+    h, t = entry["held_out"], entry["train"]
+    print(f"epoch {epoch}: held out {h['mean_abs_equity_error']:.4f} ± {h['se']:.4f}, "
+          f"training {t['mean_abs_equity_error']:.4f}", file=sys.stderr, flush=True)
+    return entry
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("folders", nargs="+")
+    parser.add_argument("--rate", type=float, default=3e-4)
+    parser.add_argument("--epochs", type=int, default=8)
+    parser.add_argument("--batch", type=int, default=64)
+    parser.add_argument("--equity-weight", type=float, default=1.0)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--limit", type=int, default=0, help="use only the first N positions")
+    parser.add_argument("-o", "--output", required=True)
+    parser.add_argument("--weights", help="write the best epoch's weights here")
+    args = parser.parse_args()
+
+    data = load(args.folders)
+    if args.limit:
+        for key in ("boards", "targets", "source", "held"):
+            data[key] = data[key][:args.limit]
+    start, start_record = read_weights(weights_path())
+    params = start.copy()
+    m, v, step = np.zeros(params.size), np.zeros(params.size), np.zeros(1, dtype=np.int64)
+    train = np.flatnonzero(~data["held"])
+    checks = [check(params, data, 0)]
+    best = (checks[0]["held_out"]["mean_abs_equity_error"], 0, params.copy())
+    began = time.perf_counter()
+    for epoch in range(1, args.epochs + 1):
+        order = np.random.default_rng([args.seed, epoch]).permutation(train)
+        stats = np.zeros(2)
+        adam_epoch(params, data["boards"], data["targets"], order, args.batch, args.rate,
+                   args.equity_weight, m, v, step, stats)
+        checks.append(check(params, data, epoch))
+        error = checks[-1]["held_out"]["mean_abs_equity_error"]
+        if error < best[0]:
+            best = (error, epoch, params.copy())
+    command = shlex.join(["python", "-m", "scripts.experiments.learn_from_search.adam"]
+                         + sys.argv[1:])
+    record = {"command": command, "bgcli_version": __version__, "start": net_id(),
+              "data": {"folders": args.folders, "sha256": data["sha256"],
+                       "positions": int(data["boards"].shape[0]),
+                       "held_out": int(data["held"].sum())},
+              "settings": {"rate": args.rate, "epochs": args.epochs, "batch": args.batch,
+                           "equity_weight": args.equity_weight, "seed": args.seed,
+                           "optimiser": "Adam (0.9, 0.999, 1e-8)"},
+              "best_epoch": best[1], "wall_s": round(time.perf_counter() - began, 1),
+              "checks": checks}
+    with open(args.output, "w") as out:
+        json.dump(record, out, indent=1)
+    if args.weights:
+        run = {"command": command, "method": "supervised on 2-ply search targets, Adam, "
+               "early stopping", "epochs": [0, best[1]], "data": record["data"],
+               "held_out": checks[best[1]]["held_out"]}
+        saved = dict(start_record)
+        saved.update({"command": command, "bgcli_version": __version__,
+                      "history": list(start_record.get("history", [])) + [run]})
+        save_weights(args.weights, best[2], saved)
+
+
+if __name__ == "__main__":
+    main()
