@@ -250,7 +250,7 @@ class MoneyCubeAnalysis:
     @property
     def optimal(self) -> float:
         """Equity of the proper action (gnubg's ``arDouble[OUTPUT_OPTIMAL]``)."""
-        return _proper(self.no_double, self.double_take, self.double_pass)
+        return proper_value(self.no_double, self.double_take, self.double_pass)
 
     @property
     def is_double(self) -> bool:
@@ -344,10 +344,10 @@ def money_proper_equity(probs: Sequence[float], x: float, owner: CubeOwner = Cub
     no_double = cubeful_equity(p, x, owner, jacoby)
     if owner is CubeOwner.THEM:
         return no_double
-    return _proper(no_double, 2.0 * cubeful_equity(p, x, CubeOwner.THEM), 1.0)
+    return proper_value(no_double, 2.0 * cubeful_equity(p, x, CubeOwner.THEM), 1.0)
 
 
-def _proper(no_double: float, double_take: float, double_pass: float) -> float:
+def proper_value(no_double: float, double_take: float, double_pass: float) -> float:
     """The value of the proper action (gnubg's ``arDouble[OUTPUT_OPTIMAL]``): doubling when
     both answers leave the doubler no worse than not doubling, the opponent choosing the
     answer."""
@@ -526,14 +526,14 @@ def analyse_match_cube(probs: Sequence[float], x: float, met: MatchEquityTable,
 
     nd, dt, dp = eq(nd_mwc), eq(dt_mwc), eq(dp_mwc)
     action, take_point = None, None
-    if _can_double(away_me, away_them, cube_value, owner, crawford):
+    if may_double(away_me, away_them, cube_value, owner, crawford):
         action = _decide(nd, dt, dp, p[1] > 0.0, owner is CubeOwner.ME, False)
         take_point = _take_point(
             p, lambda pr: _match_cubeful_mwc(pr, x, mc, 2 * cube_value, CubeOwner.THEM), dp_mwc)
     return MatchCubeAnalysis(nd, dt, dp, nd_mwc, dt_mwc, dp_mwc, action, x, take_point)
 
 
-def _can_double(away_me: int, away_them: int, cube_value: int, owner: CubeOwner,
+def may_double(away_me: int, away_them: int, cube_value: int, owner: CubeOwner,
                 crawford: bool) -> bool:
     """Whether the player on roll may turn the cube at this score: not in the Crawford
     game, not as the post-Crawford leader, not past what they need, not the opponent's."""
@@ -551,7 +551,7 @@ def match_proper_mwc(probs: Sequence[float], x: float, met: MatchEquityTable, aw
     p = _check_probs(probs)
     mc = _MatchCube(met, (away_me, away_them), crawford)
     no_double = _match_cubeful_mwc(p, x, mc, cube_value, owner)
-    if not _can_double(away_me, away_them, cube_value, owner, crawford):
+    if not may_double(away_me, away_them, cube_value, owner, crawford):
         return no_double
-    return _proper(no_double, _match_cubeful_mwc(p, x, mc, 2 * cube_value, CubeOwner.THEM),
+    return proper_value(no_double, _match_cubeful_mwc(p, x, mc, 2 * cube_value, CubeOwner.THEM),
                    mc.after(0, cube_value, True))

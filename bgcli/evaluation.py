@@ -196,15 +196,32 @@ def position_probabilities(position: Position, policy: str = "net", plies: int =
     0 ply, the result looked at one ply less, averaged over the 21 rolls. No move filter
     applies: each ply's choice is the static one, as gnubg's, found among the plays the
     pruning net keeps (``prune``, the net in contact positions; ``bgcli.kernels.prune``)."""
+    return _root(position, policy, plies, values, prune)[0]
+
+
+def roll_probabilities(position: Position, policy: str = "net", plies: int = 1,
+                       values=None, prune: bool = True) -> np.ndarray:
+    """(21, 5): for each roll (``bgcli.kernels.evaluate.ROLLS`` order, weights
+    ``ROLL_WEIGHTS``) the five probabilities of the player on roll after its play of the
+    roll, looked at one ply less: the terms that :func:`position_probabilities` at
+    ``plies`` (1..3) averages. NaN rows where a position is scored without rolls (an exact
+    bear-off)."""
+    if plies < 1:
+        raise BgcliError(f"roll probabilities need plies >= 1, not {plies}")
+    return _root(position, policy, plies, values, prune)[1]
+
+
+def _root(position: Position, policy: str, plies: int, values, prune: bool):
     from .kernels.search import root_probabilities
 
     _check_plies(plies)
     position.validated()
     code, params = policy_code(policy, bearoff=_needs_bearoff(position, plies), prune=prune)
     out = np.zeros(5)
+    rolled = np.zeros((21, 5))
     root_probabilities(np.array(position.board, dtype=np.int8), plies,
-                       value_coefficients(values), code, params, params, False, out)
-    return out
+                       value_coefficients(values), code, params, params, False, out, rolled)
+    return out, rolled
 
 
 def _needs_bearoff(position: Position, plies: int = 1) -> bool:

@@ -210,6 +210,28 @@ def test_one_ply_without_the_screen_is_the_mean_of_every_rolls_best_play():
                                      - one_ply[4], abs=1e-9)
 
 
+def test_roll_probabilities_are_the_terms_the_search_averages():
+    """Each roll's probabilities after the mover's play, looked at one ply less: at 1 ply
+    the 0-ply value of the roll's best play (without the screen, of all plays), and their
+    weighted mean is the position's probabilities at every depth."""
+    from bgcli.evaluation import roll_probabilities
+    from bgcli.kernels.evaluate import ROLL_WEIGHTS
+
+    position = POSITIONS[1]
+    for plies in (1, 2):
+        rolled = roll_probabilities(position, "net", plies)
+        assert rolled.shape == (21, 5)
+        np.testing.assert_allclose(ROLL_WEIGHTS @ rolled,
+                                   position_probabilities(position, "net", plies),
+                                   rtol=0, atol=1e-12)
+    rolled = roll_probabilities(position, "net", 1, prune=False)
+    for r, (a, b) in enumerate(ROLLS):
+        np.testing.assert_allclose(rolled[r], rank_plays(position, (a, b), "net", 0)[0]
+                                   .probabilities, rtol=0, atol=1e-9)
+    with pytest.raises(BgcliError):
+        roll_probabilities(position, "net", 0)
+
+
 @pytest.mark.parametrize("index", range(3, 6))
 def test_filtered_ranking_equals_the_reference(index):
     position = POSITIONS[index]

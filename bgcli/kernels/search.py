@@ -411,13 +411,16 @@ def node_probabilities(board, plies, side, values, policy, params, weights, fold
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def root_probabilities(board, plies, values, policy, params, weights, folded, out):
+def root_probabilities(board, plies, values, policy, params, weights, folded, out, rolled):
     """``node_probabilities`` of the root player (side 0) on roll in ``board``, the 21
-    rolls in parallel and summed in order (the same numbers for any thread count)."""
+    rolls in parallel and summed in order (the same numbers for any thread count);
+    ``rolled[r]`` (21, 5): the root player's probabilities after its play of roll ``r``
+    (``ROLLS``), looked at one ply less (NaN where the position is scored without rolls:
+    0 ply, or exact)."""
     if plies <= 0 or is_exact(board, params):
         evaluate(board, 1, policy, params, out)
+        rolled[:] = np.nan
         return
-    rolled = np.zeros((21, 5))
     for r in prange(21):
         work = work_buffers(True, weights)
         mine = board.copy()  # move generation plays on the board and takes back: one each

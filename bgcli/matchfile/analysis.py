@@ -3,10 +3,10 @@
 Checker plays: every legal play of the roll is ranked by the evaluator's search
 (:func:`ranked_plays`, 0 to 3 plies; at a match score in cubeless match winning chances,
 the score's gammon and backgammon values through the Kazaross-XG2 table), then judged, as
-gnubg's analysis judges them, by its cubeful value: the position after the play with the
-opponent on roll, at the cube as it is and free to double, valued by Janowski's cube-life
-model from the search's probabilities (:func:`bgcli.cube.money_proper_equity`, at a match
-score :func:`bgcli.cube.match_proper_mwc`). The error is the best play's value minus the
+gnubg's analysis judges them, by its cubeful value: Janowski's cube-life model from the
+search's probabilities, each side taking its proper cube action
+(:func:`bgcli.cube.money_proper_equity`, at a match score :func:`bgcli.cube.match_proper_mwc`),
+at two levels for a play evaluated at 1 ply or more (``_Score.play_value``). The error is the best play's value minus the
 played one's, in EMG (normalised equity: +1 is winning the cube's value) and, at match
 play, in MWC.
 
@@ -99,18 +99,24 @@ class _Score:
     """Match winning chances at a decision's score, from the decider's side, and the cubeful
     value of a play."""
 
-    def __init__(self, situation: Situation, player: int):
+    def __init__(self, situation: Situation, player: int, policy: str = "net"):
         from ..cube import owner_from_state
         from ..match import kazaross_xg2
 
         state = situation.match
+        self.policy = policy
         self.money = state.is_money
         self.cube, self.crawford, self.jacoby = state.cube_value, state.crawford, state.jacoby
-        self.their_owner = owner_from_state(state.cube_owner, 1 - player)  # after the play
+        self.my_owner = owner_from_state(state.cube_owner, player)
+        self.their_owner = owner_from_state(state.cube_owner, 1 - player)
+        self.values = None  # the search's values for (the opponent, the decider): money
         if not self.money:
             self.met = kazaross_xg2()
             self.away = (state.match_length - state.score[player],
                          state.match_length - state.score[1 - player])
+            score = match_score(situation)
+            self.values = np.stack([play_coefficients(score.swapped()),
+                                    play_coefficients(score)])
 
     def mwc(self, probs) -> float | None:
         if self.money:
@@ -118,11 +124,28 @@ class _Score:
         return self.met.mwc_from_probabilities(probs, *self.away, self.cube, self.crawford)
 
     def play_value(self, ranked: RankedPlay) -> tuple[float, float | None]:
-        """The decider's EMG and MWC (None in money) after the play ``ranked``: cubeful,
-        the opponent on roll and free to double (a play that wins the game: cubeless)."""
+        """The decider's EMG and MWC (None in money) after the play ``ranked``, cubeful as
+        gnubg's analysis values plays (a play that wins the game: cubeless). Evaluated at 1
+        ply or more, the cube is decided at two levels: the decider's at each of the
+        opponent's 21 rolls (after its play, from the search's probabilities there), then
+        the opponent's before rolling; at 0 ply the opponent's alone. gnubg decides at every
+        level of its search, with Janowski's model at the leaves, so at 0 and 1 ply this is
+        its model (the cube efficiency of the position after the play standing in for each
+        leaf's), deeper an approximation."""
         if not ranked.play.result.board[1].any():  # the game is won
             mwc = self.mwc(ranked.probabilities)
             return (ranked.equity if mwc is None else self.emg(mwc)), mwc
+        if ranked.plies >= 1:
+            from ..evaluation import roll_probabilities
+
+            rolled = roll_probabilities(ranked.play.result.swapped(), self.policy,
+                                        ranked.plies, self.values)
+            if np.isfinite(rolled).all():  # (NaN: an exact bear-off, valued without rolls)
+                return self._after_rolls(ranked, [_flipped(r) for r in rolled])
+        return self._before_roll(ranked)
+
+    def _before_roll(self, ranked: RankedPlay) -> tuple[float, float | None]:
+        """The opponent's cube decision before rolling, from the play's probabilities."""
         from ..cube import match_proper_mwc, money_proper_equity
 
         theirs = _flipped(ranked.probabilities)
@@ -131,6 +154,36 @@ class _Score:
             return -money_proper_equity(theirs, x, self.their_owner, self.jacoby), None
         mwc = 1.0 - match_proper_mwc(theirs, x, self.met, self.away[1], self.away[0],
                                      self.cube, self.their_owner, self.crawford)
+        return self.emg(mwc), mwc
+
+    def _after_rolls(self, ranked: RankedPlay, mine: list) -> tuple[float, float | None]:
+        """The decider's cube decision after each opponent's roll (``mine``: the decider's
+        probabilities there), at the cube as it is and, had the opponent doubled, at twice
+        it on the decider's side; then the opponent's: No double, or Double, the decider
+        taking or passing."""
+        from ..cube import (CubeOwner, match_proper_mwc, may_double, money_proper_equity,
+                            proper_value)
+        from ..kernels.evaluate import ROLL_WEIGHTS
+
+        x = cube_efficiency_for(ranked.play.result)
+        if self.money:
+            kept = [money_proper_equity(m, x, self.my_owner, self.jacoby) for m in mine]
+            doubled = [money_proper_equity(m, x, CubeOwner.ME) for m in mine]
+            no_double, double_take = -(ROLL_WEIGHTS @ kept), -2.0 * (ROLL_WEIGHTS @ doubled)
+            theirs = (no_double if self.their_owner is CubeOwner.THEM
+                      else proper_value(no_double, double_take, 1.0))
+            return float(-theirs), None
+        me, them = self.away
+        kept = [match_proper_mwc(m, x, self.met, me, them, self.cube, self.my_owner,
+                                 self.crawford) for m in mine]
+        doubled = [match_proper_mwc(m, x, self.met, me, them, 2 * self.cube, CubeOwner.ME,
+                                    self.crawford) for m in mine]
+        no_double, double_take = 1.0 - ROLL_WEIGHTS @ kept, 1.0 - ROLL_WEIGHTS @ doubled
+        double_pass = self.met.mwc_after(them, me, self.cube, True, self.crawford)
+        theirs = (proper_value(no_double, double_take, double_pass)
+                  if may_double(them, me, self.cube, self.their_owner, self.crawford)
+                  else no_double)
+        mwc = float(1.0 - theirs)
         return self.emg(mwc), mwc
 
     def emg(self, mwc: float) -> float:
@@ -264,7 +317,7 @@ def _judge_answer(j: Judged, took: bool, plies: int, policy: str) -> None:
 def _judge_play(j: Judged, plies: int, policy: str) -> None:
     decision = j.decision
     situation, dice = decision.situation, decision.dice
-    score = _Score(situation, decision.player)
+    score = _Score(situation, decision.player, policy)
     ranked = ranked_plays(situation, dice, plies, policy)
     j.legal_plays = len(ranked)
     if not ranked:
