@@ -133,7 +133,7 @@ def _match_texts(paths: list[Path]) -> tuple[list[tuple[str, str]], int]:
 def analyse(
     matches: list[Path] = MatchesArgument,
     plies: int = typer.Option(MATCH_PLIES, "--plies", min=0, max=3,
-                              help="The evaluator's lookahead for every decision: 0 (static), 1 (gnubg's 1-ply, about 5x faster), 2 (default: gnubg's World class; an 11-point match in about 10 s on one core) or 3; plays go deeper through gnubg's normal move filter."),
+                              help="The evaluator's lookahead for every decision: 0 (static), 1 (gnubg's 1-ply, about 2.5x faster), 2 (default: gnubg's World class; an 11-point match in about 20 s on two cores) or 3; plays go deeper through gnubg's normal move filter."),
     rows: Rows = typer.Option(Rows.player, "--rows",
                               help="player: each player's statistics per match (default); decision: every decision judged."),
     output: Optional[Path] = OutputOption,
