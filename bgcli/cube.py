@@ -534,7 +534,7 @@ def analyse_match_cube(probs: Sequence[float], x: float, met: MatchEquityTable,
 
 
 def may_double(away_me: int, away_them: int, cube_value: int, owner: CubeOwner,
-                crawford: bool) -> bool:
+               crawford: bool) -> bool:
     """Whether the player on roll may turn the cube at this score: not in the Crawford
     game, not as the post-Crawford leader, not past what they need, not the opponent's."""
     post_crawford = not crawford and 1 in (away_me, away_them)
@@ -554,4 +554,4 @@ def match_proper_mwc(probs: Sequence[float], x: float, met: MatchEquityTable, aw
     if not may_double(away_me, away_them, cube_value, owner, crawford):
         return no_double
     return proper_value(no_double, _match_cubeful_mwc(p, x, mc, 2 * cube_value, CubeOwner.THEM),
-                   mc.after(0, cube_value, True))
+                        mc.after(0, cube_value, True))

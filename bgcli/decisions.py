@@ -293,7 +293,7 @@ def cube_decision(situation: Situation, probabilities, jacoby: bool | None = Non
     and score, from cubeless ``probabilities`` (gnubg's five, player on roll; a rollout's
     means are clipped into their bounds first: ``cube.consistent_rates``)."""
     from .cube import (CubeError, CubeOwner, analyse_match_cube, analyse_money_cube,
-                       consistent_rates, owner_from_state)
+                       consistent_rates, owner_from_state, proper_value)
 
     position, state = situation.position, situation.match
     try:
@@ -330,8 +330,7 @@ def cube_decision(situation: Situation, probabilities, jacoby: bool | None = Non
         optimal = a.no_double
     else:
         action = str(a.action)
-        nd, dt, dp = a.no_double, a.double_take, a.double_pass
-        optimal = (min(dt, dp) if dt >= nd and dp >= nd else nd)
+        optimal = proper_value(a.no_double, a.double_take, a.double_pass)
     return CubeDecision(action, a.no_double, a.double_take if a.action else None,
                         a.double_pass if a.action else None, optimal, take_point=a.take_point,
                         score=score, jacoby=False, match_winning_chances=mwc, **common)

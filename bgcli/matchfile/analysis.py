@@ -5,10 +5,10 @@ Checker plays: every legal play of the roll is ranked by the evaluator's search
 the score's gammon and backgammon values through the Kazaross-XG2 table), then judged, as
 gnubg's analysis judges them, by its cubeful value: Janowski's cube-life model from the
 search's probabilities, each side taking its proper cube action
-(:func:`bgcli.cube.money_proper_equity`, at a match score :func:`bgcli.cube.match_proper_mwc`),
-at two levels for a play evaluated at 1 ply or more (``_Score.play_value``). The error is the best play's value minus the
-played one's, in EMG (normalised equity: +1 is winning the cube's value) and, at match
-play, in MWC.
+(:func:`bgcli.cube.money_proper_equity`, at a match score
+:func:`bgcli.cube.match_proper_mwc`), at two levels for a play evaluated at 1 ply or more
+(``_Score.play_value``). The error is the best play's value minus the played one's, in EMG
+(normalised equity: +1 is winning the cube's value) and, at match play, in MWC.
 
 Cube decisions (before each roll where the player may double, a double, a take or a drop):
 Janowski's cube-life model from the evaluator's cubeless probabilities
