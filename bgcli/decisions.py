@@ -54,14 +54,15 @@ def play_coefficients(score: MatchScore | None) -> np.ndarray:
 
 def rank_plays_at(position: Position, dice: tuple[int, int], policy: str = "net",
                   plies: int = 0, score: MatchScore | None = None,
-                  move_filter=None) -> list[RankedPlay]:
+                  move_filter=None, replies: bool = False) -> list[RankedPlay]:
     """``rank_plays`` by the score's values: cubeless money equity, or at a match ``score``
     gnubg's normalised match equity (EMG), the mover's for its plays and the opponent's
-    for its replies in the lookahead, each play's ``equity`` then being its EMG."""
+    for its replies in the lookahead, each play's ``equity`` then being its EMG.
+    ``replies``: keep each play's per-roll terms (``RankedPlay.replies``)."""
     if score is None:
-        return rank_plays(position, dice, policy, plies, move_filter)
+        return rank_plays(position, dice, policy, plies, move_filter, replies=replies)
     values = np.stack([play_coefficients(score), play_coefficients(score.swapped())])
-    ranked = rank_plays(position, dice, policy, plies, move_filter, values)
+    ranked = rank_plays(position, dice, policy, plies, move_filter, values, replies=replies)
     return [replace(r, equity=r.value) for r in ranked]
 
 

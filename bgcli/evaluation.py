@@ -196,7 +196,7 @@ def position_probabilities(position: Position, policy: str = "net", plies: int =
     0 ply, the result looked at one ply less, averaged over the 21 rolls. No move filter
     applies: each ply's choice is the static one, as gnubg's, found among the plays the
     pruning net keeps (``prune``, the net in contact positions; ``bgcli.kernels.prune``)."""
-    return _root(position, policy, plies, values, prune)[0]
+    return probabilities_with_rolls(position, policy, plies, values, prune)[0]
 
 
 def roll_probabilities(position: Position, policy: str = "net", plies: int = 1,
@@ -208,10 +208,14 @@ def roll_probabilities(position: Position, policy: str = "net", plies: int = 1,
     bear-off)."""
     if plies < 1:
         raise BgcliError(f"roll probabilities need plies >= 1, not {plies}")
-    return _root(position, policy, plies, values, prune)[1]
+    return probabilities_with_rolls(position, policy, plies, values, prune)[1]
 
 
-def _root(position: Position, policy: str, plies: int, values, prune: bool):
+def probabilities_with_rolls(position: Position, policy: str = "net", plies: int = 1,
+                             values=None, prune: bool = True
+                             ) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`position_probabilities` and :func:`roll_probabilities` from one search (the
+    rolls all NaN at 0 ply)."""
     from .kernels.search import root_probabilities
 
     _check_plies(plies)
@@ -248,25 +252,30 @@ class RankedPlay:
     """A legal play with the evaluator's probabilities after it, from the mover's side,
     evaluated at ``plies`` (less than asked when the move filter dropped it earlier);
     ``value``: the search's value of them (cubeless money equity unless other ``values``
-    were given), ``equity``: their cubeless money equity."""
+    were given), ``equity``: their cubeless money equity. ``replies`` (21, 5), when asked
+    for and ``plies`` >= 1: the terms the probabilities average, the mover's after each of
+    the opponent's rolls (``bgcli.kernels.evaluate.ROLLS``) and its play, looked at one ply
+    less (NaN rows where the position is scored without rolls: an exact bear-off)."""
 
     play: Play
     probabilities: np.ndarray
     equity: float
     plies: int = 0
     value: float = math.nan
+    replies: np.ndarray | None = None
 
 
 def rank_plays(position: Position, dice: Dice | tuple[int, int], policy: str = "net",
                plies: int = 0, move_filter=None, values=None,
-               prune: bool = True) -> list[RankedPlay]:
+               prune: bool = True, replies: bool = False) -> list[RankedPlay]:
     """Every legal play of ``dice``, best first by the search at ``plies`` (0..3) through
     ``move_filter`` (``bgcli.search.move_filter``'s spec or a ``MoveFilter``; None:
     gnubg's "normal"): the plays evaluated deepest first, each depth by value (among equal
     values, to 1e-12, a play that ends the game first, then the move generator's order).
     ``values``: the linear value functions of the two sides (``value_coefficients``; None:
     money); ``prune``: screen the lookahead's plays with the pruning net (as
-    ``position_probabilities``). Empty when no checker can move."""
+    ``position_probabilities``); ``replies``: keep each play's per-roll terms
+    (``RankedPlay.replies``). Empty when no checker can move."""
     from .kernels.search import rank_search
     from .search import move_filter as filter_of
 
@@ -280,10 +289,12 @@ def rank_plays(position: Position, dice: Dice | tuple[int, int], policy: str = "
     boards = np.stack([play.result.board for play in plays]).astype(np.int8)
     scores = np.zeros((len(plays), 5))
     depth = np.zeros(len(plays), dtype=np.int64)
+    rolled = np.full((len(plays) if replies else 0, 21, 5), np.nan)
     rank_search(len(plays), boards, plies, stages, coefficients, code, params, params, False,
-                scores, depth)
+                scores, depth, rolled)
     ranked = [RankedPlay(play, scores[i], cubeless_equity(scores[i]), int(depth[i]),
-                         float(coefficients[0, 0] + coefficients[0, 1:] @ scores[i]))
+                         float(coefficients[0, 0] + coefficients[0, 1:] @ scores[i]),
+                         flipped(rolled[i]) if replies and depth[i] >= 1 else None)
               for i, play in enumerate(plays)]
     # a play that ends the game can do no worse than any other: first among values equal
     # to 1e-12 (averages over the rolls round a certain value by an ulp or two)
@@ -291,3 +302,9 @@ def rank_plays(position: Position, dice: Dice | tuple[int, int], policy: str = "
                                                       -round(ranked[i].value, 12),
                                                       not plays[i].result.is_game_over()))
     return [ranked[i] for i in order]
+
+
+def flipped(probs) -> np.ndarray:
+    """Five probabilities (or rows of five) of the other side."""
+    p = np.asarray(probs, dtype=float)
+    return np.stack([1.0 - p[..., 0], p[..., 3], p[..., 4], p[..., 1], p[..., 2]], axis=-1)

@@ -86,7 +86,8 @@ def test_checker_plays_are_judged_by_their_cubeful_value(name):
     opponent on roll with the cube as it is, free to double (their cube decision's proper
     action, from the same probabilities); the judgement differs from a cubeless one."""
     from bgcli.decisions import cube_decision
-    from bgcli.matchfile.analysis import _flipped, ranked_plays
+    from bgcli.evaluation import flipped
+    from bgcli.matchfile.analysis import ranked_plays
 
     match = read_match(FIXTURES / f"{name}.mat")
     money = match.length == 0
@@ -101,7 +102,7 @@ def test_checker_plays_are_judged_by_their_cubeful_value(name):
             if not r.play.result.board[1].any():
                 continue  # a play that wins the game is worth its cubeless value
             theirs = _opponents_proper(
-                cube_decision(_after(decision.situation, r.play), _flipped(r.probabilities)),
+                cube_decision(_after(decision.situation, r.play), flipped(r.probabilities)),
                 money)
             emg, mwc = ours[r.play.notation]
             assert (emg if money else mwc) == pytest.approx(
@@ -129,7 +130,8 @@ def test_at_one_ply_the_cube_is_decided_after_each_roll_too(name):
     from bgcli.decisions import cube_decision, match_score, play_coefficients
     from bgcli.evaluation import roll_probabilities
     from bgcli.kernels.evaluate import ROLL_WEIGHTS
-    from bgcli.matchfile.analysis import _flipped, ranked_plays
+    from bgcli.evaluation import flipped
+    from bgcli.matchfile.analysis import ranked_plays
 
     match = read_match(FIXTURES / f"{name}.mat")
     money = match.length == 0
@@ -150,9 +152,9 @@ def test_at_one_ply_the_cube_is_decided_after_each_roll_too(name):
                                                   play_coefficients(score)])
             rolled = roll_probabilities(before.position, "net", 1, values)
             doubled = _with_cube(mover, 2 * situation.match.cube_value, player)
-            kept = [_opponents_proper(cube_decision(mover, _flipped(t)), money) for t in rolled]
-            twice = [_opponents_proper(cube_decision(doubled, _flipped(t)), money) for t in rolled]
-            theirs_before = cube_decision(before, _flipped(r.probabilities))
+            kept = [_opponents_proper(cube_decision(mover, flipped(t)), money) for t in rolled]
+            twice = [_opponents_proper(cube_decision(doubled, flipped(t)), money) for t in rolled]
+            theirs_before = cube_decision(before, flipped(r.probabilities))
             may_double = theirs_before.double_take is not None
             if money:
                 no_double, double_take = -(ROLL_WEIGHTS @ kept), -2 * (ROLL_WEIGHTS @ twice)
@@ -385,18 +387,20 @@ def test_the_play_made_is_judged_at_the_depth_of_the_best():
     """A play the move filter left at 0 ply is evaluated at the best play's depth before its
     error is taken: the same figures as ranking every play at that depth."""
     from bgcli.evaluation import rank_plays
-    from bgcli.matchfile.analysis import _at_depth, ranked_plays
+    from bgcli.matchfile.analysis import _Score, ranked_plays
     from bgcli.notation.detect import parse_situation
 
     situation = parse_situation("4HPwATDgc/ABMA")
+    score = _Score(situation, 0)
     ranked = ranked_plays(situation, (6, 4), 1)
     shallow = [r for r in ranked if r.plies == 0]
     assert ranked[0].plies == 1 and shallow, "the normal filter leaves some plays at 0 ply"
     every_play = {r.play.notation: r for r in rank_plays(situation.position, (6, 4), "net", 1,
-                                                          move_filter="99:9")}
+                                                          move_filter="99:9", replies=True)}
     for r in shallow[:3]:
-        deep = _at_depth(situation, r, 1, "net")
+        deep = score.at_depth(r, 1)
         assert deep.plies == 1
         expected = every_play[r.play.notation]
         assert deep.probabilities == pytest.approx(expected.probabilities, abs=1e-9)
         assert deep.equity == pytest.approx(expected.equity, abs=1e-9)
+        assert deep.replies == pytest.approx(expected.replies, abs=1e-9)

@@ -232,6 +232,31 @@ def test_roll_probabilities_are_the_terms_the_search_averages():
         roll_probabilities(position, "net", 0)
 
 
+def test_ranked_plays_keep_the_terms_of_their_last_look():
+    """``rank_plays(..., replies=True)``: each play evaluated at 1 ply or more carries the
+    opponent's 21 roll terms at its depth (the roll probabilities of the position after
+    it, from the mover's side), whose weighted mean is its probabilities; plays the filter
+    left at 0 ply carry none."""
+    from bgcli.evaluation import flipped, roll_probabilities
+    from bgcli.kernels.evaluate import ROLL_WEIGHTS
+
+    position = POSITIONS[2]
+    ranked = (rank_plays(position, (6, 4), "net", 1, replies=True)
+              + rank_plays(position, (6, 4), "net", 2, replies=True))
+    assert {r.plies for r in ranked} == {0, 1, 2}, "the normal filter leaves plays at 0 ply"
+    for r in ranked:
+        if r.plies == 0:
+            assert r.replies is None
+            continue
+        assert r.replies.shape == (21, 5)
+        np.testing.assert_allclose(ROLL_WEIGHTS @ r.replies, r.probabilities, rtol=0,
+                                   atol=1e-12)
+        np.testing.assert_allclose(
+            r.replies, flipped(roll_probabilities(r.play.result.swapped(), "net", r.plies)),
+            rtol=0, atol=1e-9)
+    assert all(r.replies is None for r in rank_plays(position, (6, 4), "net", 2))
+
+
 @pytest.mark.parametrize("index", range(3, 6))
 def test_filtered_ranking_equals_the_reference(index):
     position = POSITIONS[index]

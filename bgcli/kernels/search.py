@@ -433,26 +433,43 @@ def root_probabilities(board, plies, values, policy, params, weights, folded, ou
 
 
 @njit(cache=True, nogil=True)
-def _score_one(boards, i, plies, values, policy, params, weights, folded, work, out):
-    """``out``: the mover's (side 0) probabilities after result ``boards[i]`` at ``plies``."""
+def _score_one(boards, i, plies, values, policy, params, weights, folded, work, out, rolled):
+    """``out``: the mover's (side 0) probabilities after result ``boards[i]`` at ``plies``.
+    ``rolled`` (count, 21, 5), or of length 0 when not wanted: its row ``i`` the terms
+    averaged, the opponent's probabilities after its play of each roll (``ROLLS``), looked
+    at one ply less (``root_probabilities``' ``rolled``; NaN where they are not rolled:
+    0 ply, or exact)."""
     turned = np.empty((2, 25), dtype=np.int8)
     theirs = np.empty(5)
     turned[0, :] = boards[i, 1]
     turned[1, :] = boards[i, 0]
-    node_probabilities(turned, plies, 1, values, policy, params, weights, folded, work, theirs)
+    if rolled.shape[0] == 0:
+        node_probabilities(turned, plies, 1, values, policy, params, weights, folded, work,
+                           theirs)
+    elif plies <= 0 or is_exact(turned, params):
+        rolled[i, :, :] = np.nan
+        evaluate(turned, 1, policy, params, theirs)
+    else:  # node_probabilities' sum, each roll's term kept
+        theirs[:] = 0.0
+        for r in range(21):
+            _roll_outcome(turned, r, plies, 1, values, policy, params, weights, folded, work,
+                          rolled[i, r])
+            for k in range(5):
+                theirs[k] += ROLL_WEIGHTS[r] * rolled[i, r, k]
     swap_sides(theirs, out)
 
 
 @njit(cache=True, nogil=True, parallel=True)
 def _score_parallel(alive, n_alive, boards, plies, values, policy, params, weights, folded,
-                    out):
+                    out, rolled):
     """Score plays ``alive[0:n_alive]`` at ``plies`` (>= 1) into ``out``, in parallel."""
     n_blocks = (n_alive + _BLOCK - 1) // _BLOCK
     for block in prange(n_blocks):
         work = work_buffers(True, weights)
         for j in range(block * _BLOCK, min(n_alive, (block + 1) * _BLOCK)):
             i = alive[j]
-            _score_one(boards, i, plies, values, policy, params, weights, folded, work, out[i])
+            _score_one(boards, i, plies, values, policy, params, weights, folded, work, out[i],
+                       rolled)
 
 
 @njit(cache=True, nogil=True)
@@ -487,7 +504,7 @@ def _static_roots(count, boards, policy, params, weights, folded, out):
 
 @njit(cache=True, nogil=True)
 def _filtered(count, boards, plies, filters, values, policy, params, weights, folded, out,
-              depth, work, parallel):
+              depth, work, parallel, rolled):
     """The filtered search of ``rank_search`` (see the module docstring); ``parallel``
     scores the survivors of a stage in parallel, else in this thread with ``work``."""
     alive = np.arange(count)
@@ -500,11 +517,11 @@ def _filtered(count, boards, plies, filters, values, policy, params, weights, fo
         if stage > 0:
             if parallel:
                 _score_parallel(alive, n_alive, boards, stage, values, policy, params, weights,
-                                folded, out)
+                                folded, out, rolled)
             else:
                 for j in range(n_alive):
                     _score_one(boards, alive[j], stage, values, policy, params, weights,
-                               folded, work, out[alive[j]])
+                               folded, work, out[alive[j]], rolled)
             for j in range(n_alive):
                 depth[alive[j]] = stage
         if stage == plies:
@@ -517,14 +534,16 @@ def _filtered(count, boards, plies, filters, values, policy, params, weights, fo
 
 @njit(cache=True, nogil=True)
 def rank_search(count, boards, plies, filters, values, policy, params, weights, folded, out,
-                depth):
+                depth, rolled):
     """Every play of a roll (``boards[0:count]``, results with the mover still row 1)
     scored by the filtered search at ``plies`` (0..3): ``out[i]`` the mover's five
-    probabilities at ``depth[i]`` ply. ``filters``: (plies, 3) stage rows (module
-    docstring). Survivors of each stage are scored in parallel."""
+    probabilities at ``depth[i]`` ply, and unless ``rolled`` has length 0, ``rolled[i]``
+    (21, 5) the opponent's 21 terms they average (``_score_one``; untouched at 0 ply).
+    ``filters``: (plies, 3) stage rows (module docstring). Survivors of each stage are
+    scored in parallel."""
     work = work_buffers(False, weights)
     _filtered(count, boards, plies, filters, values, policy, params, weights, folded, out,
-              depth, work, True)
+              depth, work, True, rolled)
 
 
 @njit(cache=True, nogil=True)
@@ -534,7 +553,7 @@ def choose_play(count, boards, plies, filters, values, policy, params, weights, 
     (playouts: ``work`` must not hold ``boards``; ``out`` and ``depth`` hold at least
     ``count`` rows)."""
     _filtered(count, boards, plies, filters, values, policy, params, weights, folded, out,
-              depth, work, False)
+              depth, work, False, np.empty((0, 21, 5)))
     # the survivors of the last stage were evaluated deepest; the best of them
     deepest = 0
     for i in range(count):

@@ -38,7 +38,8 @@ import numpy as np
 
 from ..decisions import (cube_decision, cube_efficiency_for, match_score, play_coefficients,
                          rank_plays_at)
-from ..evaluation import RankedPlay, cubeless_equity, position_probabilities, rank_plays
+from ..evaluation import (RankedPlay, cubeless_equity, flipped, position_probabilities,
+                          probabilities_with_rolls, rank_plays, roll_probabilities)
 from ..notation.situation import Situation
 from .replay import ANSWER, CHECKER, CUBE, Decision, Match
 
@@ -75,24 +76,8 @@ def ranked_plays(situation: Situation, dice: tuple[int, int], plies: int,
     """Every play of ``dice``, best first by the search at ``plies`` through gnubg's normal
     move filter, valued at a match score in match winning chances for both sides (the
     lookahead's replies too): the one function the analysis asks."""
-    return rank_plays_at(situation.position, dice, policy, plies, match_score(situation))
-
-
-def _at_depth(situation: Situation, ranked: RankedPlay, plies: int, policy: str) -> RankedPlay:
-    """``ranked`` evaluated at ``plies`` when the move filter left it shallower: the play
-    made is judged at the depth of the best one, as gnubg's analysis does (a 0-ply figure
-    against a 1-ply best would count the depths' difference as an error)."""
-    result = ranked.play.result
-    if ranked.plies >= plies or not result.board[1].any():  # deep enough, or the game is won
-        return ranked
-    score = match_score(situation)
-    values = None if score is None else np.stack([play_coefficients(score.swapped()),
-                                                 play_coefficients(score)])
-    theirs = position_probabilities(result.swapped(), policy, plies, values)
-    mine = _flipped(theirs)
-    value = cubeless_equity(mine) if score is None else float(
-        values[1][0] + values[1][1:] @ mine)
-    return replace(ranked, probabilities=mine, equity=value, plies=plies, value=value)
+    return rank_plays_at(situation.position, dice, policy, plies, match_score(situation),
+                         replies=True)
 
 
 class _Score:
@@ -118,6 +103,21 @@ class _Score:
             self.values = np.stack([play_coefficients(score.swapped()),
                                     play_coefficients(score)])
 
+    def at_depth(self, ranked: RankedPlay, plies: int) -> RankedPlay:
+        """``ranked`` evaluated at ``plies`` when the move filter left it shallower: the play
+        made is judged at the depth of the best one, as gnubg's analysis does (a 0-ply
+        figure against a 1-ply best would count the depths' difference as an error)."""
+        result = ranked.play.result
+        if ranked.plies >= plies or not result.board[1].any():  # deep enough, or game won
+            return ranked
+        theirs, rolled = probabilities_with_rolls(result.swapped(), self.policy, plies,
+                                                  self.values)
+        mine = flipped(theirs)
+        value = cubeless_equity(mine) if self.money else float(
+            self.values[1][0] + self.values[1][1:] @ mine)
+        return replace(ranked, probabilities=mine, equity=value, plies=plies, value=value,
+                       replies=flipped(rolled))
+
     def mwc(self, probs) -> float | None:
         if self.money:
             return None
@@ -136,19 +136,19 @@ class _Score:
             mwc = self.mwc(ranked.probabilities)
             return (ranked.equity if mwc is None else self.emg(mwc)), mwc
         if ranked.plies >= 1:
-            from ..evaluation import roll_probabilities
-
-            rolled = roll_probabilities(ranked.play.result.swapped(), self.policy,
-                                        ranked.plies, self.values)
-            if np.isfinite(rolled).all():  # (NaN: an exact bear-off, valued without rolls)
-                return self._after_rolls(ranked, [_flipped(r) for r in rolled])
+            mine = ranked.replies
+            if mine is None:  # ranked without them
+                mine = flipped(roll_probabilities(ranked.play.result.swapped(), self.policy,
+                                                  ranked.plies, self.values))
+            if np.isfinite(mine).all():  # (NaN: an exact bear-off, valued without rolls)
+                return self._after_rolls(ranked, mine)
         return self._before_roll(ranked)
 
     def _before_roll(self, ranked: RankedPlay) -> tuple[float, float | None]:
         """The opponent's cube decision before rolling, from the play's probabilities."""
         from ..cube import match_proper_mwc, money_proper_equity
 
-        theirs = _flipped(ranked.probabilities)
+        theirs = flipped(ranked.probabilities)
         x = cube_efficiency_for(ranked.play.result.swapped())
         if self.money:
             return -money_proper_equity(theirs, x, self.their_owner, self.jacoby), None
@@ -189,12 +189,6 @@ class _Score:
     def emg(self, mwc: float) -> float:
         """A MWC as normalised equity (gnubg's mwc2eq at this cube)."""
         return self.met.mwc_to_equity(mwc, *self.away, self.cube, self.crawford)
-
-
-def _flipped(probs) -> np.ndarray:
-    """Five probabilities of the other side."""
-    p = np.asarray(probs, dtype=float)
-    return np.array([1.0 - p[0], p[3], p[4], p[1], p[2]])
 
 
 @dataclass
@@ -323,7 +317,7 @@ def _judge_play(j: Judged, plies: int, policy: str) -> None:
     if not ranked:
         j.best = ""
     else:
-        ranked = [_at_depth(situation, r, ranked[0].plies, policy)
+        ranked = [score.at_depth(r, ranked[0].plies)
                   if decision.play is not None
                   and np.array_equal(r.play.result.board, decision.play.result.board) else r
                   for r in ranked]
@@ -350,7 +344,7 @@ def _judge_luck(j: Judged, score: _Score, plies: int, policy: str) -> None:
     if ranked:
         after = ranked[0].probabilities
     else:  # the roll cannot be played: the opponent rolls from the same board
-        after = _flipped(position_probabilities(position.swapped(), policy, 0))
+        after = flipped(position_probabilities(position.swapped(), policy, 0))
     j.luck = cubeless_equity(after) - cubeless_equity(before)
     if not score.money:
         j.luck_mwc = score.mwc(after) - score.mwc(before)
