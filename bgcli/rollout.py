@@ -44,6 +44,15 @@ def draw_seed() -> int:
     return secrets.randbits(SEED_BITS)
 
 _BATCH_SECONDS = 0.5  # aim for progress (and Ctrl-C) at least this often
+# A parallel work item's length: its buffers' set-up is lost in it, yet the threads still end
+# a batch together (with 16 variance-reduced games an item, a thread waited for the other
+# for most of an item at the end of each batch: 10% of a 2-thread rollout)
+_ITEM_SECONDS = 0.004
+
+
+def _trials_per_item(seconds_per_trial: float, most: int) -> int:
+    """How many trials make a work item of about ``_ITEM_SECONDS`` (1 to ``most``)."""
+    return int(min(max(_ITEM_SECONDS / max(seconds_per_trial, 1e-9), 1), most))
 # Each game's five outcome values stay in memory for the standard errors and paired
 # comparisons (40 bytes a game): 10 million games hold 400 MB and take hours on one core.
 MAX_TRIALS = 10_000_000
@@ -372,11 +381,12 @@ def rollout(position: Position, settings: RolloutSettings = RolloutSettings(),
     met = NO_MATCH_TABLE if score is None else match_table_array()
     net = policy_net(settings.policy)
     done = 0
-    # after the first, at least 4 work items (playout._BLOCK trials each) a thread in every
-    # batch, handed out one at a time: a variance-reduced game takes milliseconds and games
-    # vary in length, so a batch of a few items left one thread waiting for the other
-    least = 4 * _BLOCK * numba.get_num_threads()
-    batch = 32  # the first batch measures the rate
+    # after the first, at least 4 work items a thread in every batch, handed out one at a
+    # time: games vary in length, so a batch of a few items left one thread waiting for
+    # the other
+    threads = numba.get_num_threads()
+    block = _BLOCK  # trials per work item, until the first batch measures a trial's time
+    batch = 32
     began = time.perf_counter()
     partial = False
     trace: list[float] = []
@@ -390,7 +400,7 @@ def rollout(position: Position, settings: RolloutSettings = RolloutSettings(),
                 with numba.parallel_chunksize(1):
                     play_trials(start, done, count, settings.seed, rolls, kernel_settings,
                                 params, values[done:done + count],
-                                cube_points[done:done + count], met)
+                                cube_points[done:done + count], met, block)
                 elapsed = time.perf_counter() - t0
                 done += count
                 _, _, eq, eq_se = _summarise(values[:done])
@@ -404,7 +414,8 @@ def rollout(position: Position, settings: RolloutSettings = RolloutSettings(),
                         break
                 # size the next batch for about _BATCH_SECONDS of work
                 rate = count / max(elapsed, 1e-6)
-                batch = int(min(max(least, rate * _BATCH_SECONDS), 1 << 16))
+                block = _trials_per_item(threads / rate, _BLOCK)
+                batch = int(min(max(4 * block * threads, rate * _BATCH_SECONDS), 1 << 16))
         if stop_requested.is_set() and done < settings.trials:
             raise KeyboardInterrupt  # handled below, like an immediate one
     except KeyboardInterrupt:  # a Ctrl-C (first, second, or outside the main thread)

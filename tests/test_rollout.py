@@ -42,14 +42,16 @@ def settings(**changes) -> RolloutSettings:
 
 def per_trial(position: Position, n: int, seed: int, *, first: int = 0, quasi: bool = True,
               initial: bool = False, policy: str = "heuristic", truncate: int = 0,
-              variance_reduction: bool = False, bearoff: bool = False) -> np.ndarray:
+              variance_reduction: bool = False, bearoff: bool = False,
+              block_trials: int = 16) -> np.ndarray:
     """The five values of trials ``first .. first + n - 1``, straight from the kernel, with
     the parameters ``rollout`` gives it (the bear-off tables after the weights)."""
     rolls = first_rolls_table(seed, first, n, quasi, initial)
     out = np.zeros((n, 5))
     code, params = policy_code(policy, bearoff=True)
     rollout_trials(np.ascontiguousarray(position.board), first, n, seed, rolls, initial,
-                   code, params, truncate, variance_reduction, bearoff, False, 0, False, out, np.zeros(n))
+                   code, params, truncate, variance_reduction, bearoff, False, 0, False, out, np.zeros(n),
+                   block_trials)
     return out
 
 
@@ -257,6 +259,21 @@ def test_thread_count_does_not_change_results():
     np.testing.assert_array_equal(results[0].means, results[1].means)
     np.testing.assert_array_equal(results[0].standard_errors, results[1].standard_errors)
     assert results[0].equity == results[1].equity
+
+
+@pytest.mark.parametrize("variance_reduction", [False, True])
+def test_trials_per_work_item_do_not_change_results(variance_reduction):
+    """The rollout sizes its work items from a trial's measured time; each trial's numbers
+    depend only on its index, whatever the items (and out-of-range sizes are clamped)."""
+    from bgcli.rollout import _trials_per_item
+
+    runs = [per_trial(MIDDLE, 37, 5, variance_reduction=variance_reduction, block_trials=b)
+            for b in (16, 1, 3, 0, 99)]
+    for other in runs[1:]:
+        np.testing.assert_array_equal(runs[0], other)
+    assert _trials_per_item(0.0003, 16) == 13  # a plain game: 13 make about 4 ms
+    assert _trials_per_item(0.006, 16) == 1  # a variance-reduced one: one at a time
+    assert _trials_per_item(0.0, 16) == 16
 
 
 @pytest.mark.usefixtures("restore_threads")

@@ -356,18 +356,20 @@ def _add_luck(luck, actual, mean, root_on_roll):
         luck[4] += actual[2] - mean[2]
 
 
-_BLOCK = 16  # trials per parallel work item; each item has its own buffers
+_BLOCK = 16  # the most trials per parallel work item; each item has its own buffers
 
 
 @njit(cache=True, nogil=True, parallel=True)
 def play_trials(start, first_trial, n_trials, seed, first_rolls, settings, params, out,
-                cube_out, met):
+                cube_out, met, block_trials):
     """Trials ``first_trial .. first_trial + n_trials - 1`` of a rollout seeded ``seed`` from
     ``start`` with ``settings`` (a ``PlayoutSettings``) into ``out[0:n_trials]`` (and with
     ``settings.cubeful`` their cubeful points, or at a match score their MWC with the table
-    ``met``, into ``cube_out[0:n_trials]``; see ``play_trial``). ``first_rolls[i]`` holds trial i's first two roll indices (0..35), or
-    -1 for random ones."""
-    n_blocks = (n_trials + _BLOCK - 1) // _BLOCK
+    ``met``, into ``cube_out[0:n_trials]``; see ``play_trial``). ``first_rolls[i]`` holds
+    trial i's first two roll indices (0..35), or -1 for random ones. The threads take
+    ``block_trials`` trials at a time (1 to ``_BLOCK``; the numbers do not depend on it)."""
+    block_trials = min(max(block_trials, 1), _BLOCK)
+    n_blocks = (n_trials + block_trials - 1) // block_trials
     if settings.policy == POLICY_NET:
         weights = playout_weights(params)
     else:
@@ -379,7 +381,7 @@ def play_trials(start, first_trial, n_trials, seed, first_rolls, settings, param
         board = np.empty((2, 25), dtype=np.int8)
         state = np.empty(1, dtype=np.uint64)
         rolls = np.empty(2, dtype=np.int64)
-        for t in range(block * _BLOCK, min(n_trials, (block + 1) * _BLOCK)):
+        for t in range(block * block_trials, min(n_trials, (block + 1) * block_trials)):
             trial = first_trial + t
             board[:, :] = start
             state[0] = trial_seed(seed, trial)
@@ -391,11 +393,11 @@ def play_trials(start, first_trial, n_trials, seed, first_rolls, settings, param
 
 def rollout_trials(start, first_trial, n_trials, seed, first_rolls, initial, policy, params,
                    truncate, variance_reduction, bearoff_truncation, cubeful, cube_owner,
-                   jacoby, out, cube_out):
+                   jacoby, out, cube_out, block_trials=_BLOCK):
     """Python helper: ``play_trials`` with the settings as separate arguments, the form
     callers written before ``PlayoutSettings`` use (tests/test_rollout.py,
     scripts/bench_net.py); new code builds the record and calls ``play_trials``."""
     settings = playout_settings(policy, initial, truncate, variance_reduction,
                                 bearoff_truncation, cubeful, cube_owner, jacoby)
     play_trials(start, first_trial, n_trials, seed, first_rolls, settings, params, out,
-                cube_out, NO_MATCH_TABLE)
+                cube_out, NO_MATCH_TABLE, block_trials)
