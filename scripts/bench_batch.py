@@ -127,7 +127,7 @@ def rollouts(folder: Path, positions: list[str], trials: int, variance_reduction
     busy = analysis_seconds(folder / "local.csv")
     print(f"    local, one process:        {len(positions) / wall * 60:7.1f} positions/min, "
           f"CPU utilisation {cpu / (wall * cores):5.0%}  ({wall:.1f} s wall, {cpu:.1f} s CPU, "
-          f"{busy / wall:.0%} of the wall inside analyses)")
+          f"{busy / wall:.0%} of the wall inside analyses, {busy:.1f} s)")
     if not use_dask:
         return
     scheduler_file = folder / "scheduler.json"
@@ -160,7 +160,8 @@ def rollouts(folder: Path, positions: list[str], trials: int, variance_reduction
         busy = analysis_seconds(folder / "dask.csv")
         print(f"    Dask, 2 local workers:     {len(positions) / wall * 60:7.1f} positions/min, "
               f"CPU utilisation {cpu / (wall * cores):5.0%}  ({wall:.1f} s wall, {cpu:.1f} s CPU, "
-              f"workers {busy / (2 * wall):.0%} of the wall inside analyses)")
+              f"of it the client's {client_cpu:.1f} s; workers {busy / (2 * wall):.0%} of the "
+              f"wall inside analyses, {busy:.1f} s)")
     finally:
         for worker in workers:
             worker.kill()
