@@ -27,7 +27,7 @@ from typing import Callable
 import numpy as np
 
 from .errors import BgcliError
-from .evaluation import RankedPlay, cubeless_equity, rank_plays
+from .evaluation import RankedPlay, cubeless_equity, flipped, rank_plays
 from .match import MONEY_COEFFICIENTS, MatchScore, kazaross_xg2
 from .notation.situation import Situation
 from .position import Position
@@ -64,12 +64,6 @@ def rank_plays_at(position: Position, dice: tuple[int, int], policy: str = "net"
     values = np.stack([play_coefficients(score), play_coefficients(score.swapped())])
     ranked = rank_plays(position, dice, policy, plies, move_filter, values, replies=replies)
     return [replace(r, equity=r.value) for r in ranked]
-
-
-def _mover_side(probabilities: np.ndarray) -> np.ndarray:
-    """Per-game rates (games x 5) of the side that just moved, from the side now on roll."""
-    p = np.asarray(probabilities, dtype=float)
-    return np.column_stack([1.0 - p[:, 0], p[:, 3], p[:, 4], p[:, 1], p[:, 2]])
 
 
 @dataclass
@@ -201,7 +195,7 @@ def _compare(top: list[RankedPlay], results: list[RolloutResult],
     mover's equity ``coefficients[0] + coefficients[1:] . rates`` game by game, with paired
     differences to the best over the games all of them played."""
     games = min(len(r.values) for r in results)
-    movers = [_mover_side(r.values[:games]) for r in results]
+    movers = [flipped(r.values[:games]) for r in results]  # the side that just moved
     per_game = [coefficients[0] + mover @ coefficients[1:] for mover in movers]
     out = []
     for ranked, mover, equities in zip(top, movers, per_game):
