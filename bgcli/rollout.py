@@ -49,13 +49,14 @@ _BATCH_SECONDS = 0.5  # aim for progress (and Ctrl-C) at least this often
 # for most of an item at the end of each batch: 10% of a 2-thread rollout)
 _ITEM_SECONDS = 0.004
 
+# Each game's five outcome values stay in memory for the standard errors and paired
+# comparisons (40 bytes a game): 10 million games hold 400 MB and take hours on one core.
+MAX_TRIALS = 10_000_000
+
 
 def _trials_per_item(seconds_per_trial: float, most: int) -> int:
     """How many trials make a work item of about ``_ITEM_SECONDS`` (1 to ``most``)."""
     return int(min(max(_ITEM_SECONDS / max(seconds_per_trial, 1e-9), 1), most))
-# Each game's five outcome values stay in memory for the standard errors and paired
-# comparisons (40 bytes a game): 10 million games hold 400 MB and take hours on one core.
-MAX_TRIALS = 10_000_000
 
 
 @dataclass(frozen=True)
