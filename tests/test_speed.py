@@ -73,6 +73,50 @@ def test_luck_values_are_each_rolls_own_best_play(position_id):
     assert np.array_equal(board, Position.from_id(position_id).board)  # left as it was
 
 
+@pytest.mark.parametrize("position_id", LUCK_POSITIONS)
+def test_screened_luck_values_are_the_best_of_the_plays_the_screen_keeps(position_id):
+    """The net's luck in rollouts (kernels.luck.screened_roll_values) values each roll by
+    the search's reply. Without the pruning net that is every play's best, roll_values'
+    value; with it, in contact, the best of the plays the screen keeps: never above the
+    best of all plays, and the mean is the roll-weighted sum of the 21 rolls' values."""
+    from bgcli.kernels import luck, net, search
+
+    board = Position.from_id(position_id).board.copy()
+    probs, mover, mean, actual, full_mean, full = (np.zeros(5) for _ in range(6))
+    screened_means = []
+    for prune in (False, True):
+        code, params = evaluation.policy_code("net", prune=prune)
+        weights = net.playout_weights(params)
+        work = search.work_buffers(True, weights)
+        expected_mean = np.zeros(5)
+        for r, (a, b) in enumerate(luck.ROLLS):
+            luck.screened_roll_values(board, a, b, code, params, weights, work, probs,
+                                      mover, mean, actual)
+            luck.roll_values(board, a, b, code, params, weights, new_buffers(),
+                             net.choice_buffers(weights), probs, mover, full_mean, full)
+            if not prune:
+                np.testing.assert_allclose(actual, full, rtol=0, atol=2e-5)
+            assert (evaluation.cubeless_equity(actual)
+                    <= evaluation.cubeless_equity(full) + 1e-5)
+            expected_mean += luck.ROLL_WEIGHTS[r] * actual
+        np.testing.assert_allclose(mean, expected_mean, rtol=0, atol=1e-12)
+        if not prune:
+            np.testing.assert_allclose(mean, full_mean, rtol=0, atol=2e-5)
+        screened_means.append(mean.copy())
+    contact = position_id in LUCK_POSITIONS[:2]
+    # the screen drops plays in contact only: there it may lower the mean, never raise it
+    gap = evaluation.cubeless_equity(screened_means[0]) - evaluation.cubeless_equity(
+        screened_means[1])
+    assert (0 <= gap < 0.02) if contact else gap == 0
+    assert np.array_equal(board, Position.from_id(position_id).board)  # left as it was
+
+
+def new_buffers():
+    from bgcli.kernels import movegen
+
+    return movegen.new_buffers()
+
+
 def luck_bearoff(params, boards) -> bool:
     from bgcli.kernels.evaluate import ONESIDED_SLOT, both_home, table_start
 

@@ -35,7 +35,7 @@ from .cube import CENTRED, OWN, THEIRS, cubeful_equity, doubles_and_takes, effic
 from .match_cube import cubeful_mwc, match_doubles_and_takes, mwc_after
 from .dice import next_u64, roll_dice
 from .evaluate import POLICY_NET, POLICY_RANDOM, evaluate, twosided_win
-from .luck import ROLL_WEIGHTS, ROLLS, best_value, roll_values, swap_sides  # noqa: F401  (re-exported for scripts)
+from .luck import ROLL_WEIGHTS, ROLLS, best_value, roll_values, screened_roll_values, swap_sides  # noqa: F401  (re-exported for scripts)
 from .net import choice_buffers, drop_references, playout_weights
 from .movegen import MAX_PLAYS, generate_plays, new_buffers
 from .search import MONEY_VALUES, choose_play, node_probabilities, work_buffers
@@ -97,10 +97,12 @@ def search_buffers(settings, weights):
     the search's buffers, its (2, 3) filter stages, and per-play scores and depths."""
     needed = settings.checker_plies > 0
     size = MAX_PLAYS if needed else 1
+    # the net's luck measures each roll with the search's reply (kernels.luck)
+    replies = needed or (settings.variance_reduction and settings.policy == POLICY_NET)
     stages = np.zeros((2, 3))
     stages[0, 0], stages[0, 1], stages[0, 2] = settings.accept0, settings.extra0, settings.threshold0
     stages[1, 0], stages[1, 1], stages[1, 2] = settings.accept1, settings.extra1, settings.threshold1
-    return (work_buffers(needed, weights), stages, np.empty((size, 5)),
+    return (work_buffers(replies, weights), stages, np.empty((size, 5)),
             np.zeros(size, dtype=np.int64))
 
 
@@ -233,8 +235,12 @@ def play_trial(board, state, first_rolls, settings, params, weights, buffers, sc
                 d1, d2 = roll_dice(state)
         # --- the luck of that roll, measured before it is played
         if settings.variance_reduction:  # (kernels.luck)
-            roll_values(board, d1, d2, policy, params, weights, buffers, luck_choice, probs,
-                        mover_value, mean_value, actual_value)
+            if policy == POLICY_NET:  # the search's reply: the pruning net screens plays
+                screened_roll_values(board, d1, d2, policy, params, weights, search[0],
+                                     probs, mover_value, mean_value, actual_value)
+            else:
+                roll_values(board, d1, d2, policy, params, weights, buffers, luck_choice,
+                            probs, mover_value, mean_value, actual_value)
             if not (settings.initial and ply == 0):
                 _add_luck(luck, actual_value, mean_value, root_on_roll)
         # --- the play
