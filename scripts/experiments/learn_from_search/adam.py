@@ -84,9 +84,13 @@ def adam_epoch(params, boards, targets, order, batch, rate, equity_weight, m, v,
 
 
 
-def load(folders: list[str]) -> dict:
-    """The positions of every folder, each split into training and held-out positions."""
-    parts = {"boards": [], "targets": [], "source": [], "held": [], "sha256": [], "names": None}
+def load(folders: list[str], train_fraction: float = 1.0) -> dict:
+    """The positions of every folder, each split into training and held-out positions;
+    with ``train_fraction`` below 1 only that first share of each folder's positions is
+    trained on (``unused``), the held-out ones all kept, so runs on less data are judged on
+    the same held-out positions."""
+    parts = {"boards": [], "targets": [], "source": [], "held": [], "unused": [],
+             "sha256": [], "names": None}
     for folder in folders:
         arrays, record = read_data(folder)
         count = arrays["boards"].shape[0]
@@ -97,6 +101,9 @@ def load(folders: list[str]) -> dict:
         parts["targets"].append(arrays["targets"])
         parts["source"].append(arrays["source"])
         parts["held"].append(mask)
+        unused = ~mask
+        unused[:int(round(train_fraction * count))] = False
+        parts["unused"].append(unused)
         parts["sha256"].append(record["sha256"])
         settings = record["settings"]
         parts["names"] = source_names(DataSettings(**{**settings,
@@ -104,11 +111,12 @@ def load(folders: list[str]) -> dict:
     return {"boards": np.concatenate(parts["boards"]),
             "targets": np.concatenate(parts["targets"]),
             "source": np.concatenate(parts["source"]), "held": np.concatenate(parts["held"]),
-            "sha256": parts["sha256"], "names": parts["names"]}
+            "unused": np.concatenate(parts["unused"]), "sha256": parts["sha256"], "names": parts["names"]}
 
 
 def check(params, data, epoch: int) -> dict:
-    held, train = np.flatnonzero(data["held"]), np.flatnonzero(~data["held"])
+    held = np.flatnonzero(data["held"])
+    train = np.flatnonzero(~data["held"] & ~data["unused"])
     entry = {"epoch": epoch,
              "held_out": equity_errors(params, data["boards"][held], data["targets"][held]),
              "train": equity_errors(params, data["boards"][train], data["targets"][train]),
@@ -133,18 +141,31 @@ def main() -> None:
     parser.add_argument("--equity-weight", type=float, default=1.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--limit", type=int, default=0, help="use only the first N positions")
+    parser.add_argument("--train-sources", default="",
+                        help="train only on positions from these sources (comma-separated "
+                        "names as the record's held_out_by_source has them)")
+    parser.add_argument("--train-fraction", type=float, default=1.0,
+                        help="train on only this first share of each folder (held-out: all)")
     parser.add_argument("-o", "--output", required=True)
     parser.add_argument("--weights", help="write the best epoch's weights here")
     args = parser.parse_args()
 
-    data = load(args.folders)
+    data = load(args.folders, args.train_fraction)
+    if args.train_sources:  # a specialist: the other sources are only judged, not learnt
+        wanted = args.train_sources.split(",")
+        unknown = set(wanted) - set(data["names"])
+        if unknown:
+            parser.error(f"--train-sources: no such source {sorted(unknown)}; "
+                         f"the sources are {data['names']}")
+        codes = [data["names"].index(name) for name in wanted]
+        data["unused"] |= ~np.isin(data["source"], codes)
     if args.limit:
-        for key in ("boards", "targets", "source", "held"):
+        for key in ("boards", "targets", "source", "held", "unused"):
             data[key] = data[key][:args.limit]
     start, start_record = read_weights(weights_path())
     params = start.copy()
     m, v, step = np.zeros(params.size), np.zeros(params.size), np.zeros(1, dtype=np.int64)
-    train = np.flatnonzero(~data["held"])
+    train = np.flatnonzero(~data["held"] & ~data["unused"])
     checks = [check(params, data, 0)]
     best = (checks[0]["held_out"]["mean_abs_equity_error"], 0, params.copy())
     began = time.perf_counter()
@@ -162,7 +183,9 @@ def main() -> None:
     record = {"command": command, "bgcli_version": __version__, "start": net_id(),
               "data": {"folders": args.folders, "sha256": data["sha256"],
                        "positions": int(data["boards"].shape[0]),
-                       "held_out": int(data["held"].sum())},
+                       "held_out": int(data["held"].sum()),
+                       "trained_on": int(train.size), "train_fraction": args.train_fraction,
+                       "train_sources": args.train_sources or "all"},
               "settings": {"rate": args.rate, "epochs": args.epochs, "batch": args.batch,
                            "equity_weight": args.equity_weight, "seed": args.seed,
                            "optimiser": "Adam (0.9, 0.999, 1e-8)"},

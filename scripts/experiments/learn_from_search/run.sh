@@ -44,3 +44,19 @@ $A --rate 1e-4 --epochs 6 --equity-weight 0 -o adam_r1e-4_e0.json
 $A --rate 3e-5 --epochs 20 -o adam_r3e-5_20.json --weights adam_r3e-5_20.npz
 python -m scripts.experiments.head_to_head adam_r3e-5_20.npz --deals 5000 --themed positions/train_backgames.txt \
     --themed-starts 500 --themed-deals 4 -o h2h_adam_r3e-5_20.json > /dev/null
+
+# Session 13: seven times the data, a data-size curve, a back-game specialist and a wider
+# net (adam.py --train-fraction / --train-sources). Two folders made side by side (about 40
+# labels a second each on a quiet core) and stopped (killed) after the same chunk count.
+bgcli train-data /work/learn_data/s3 -n 200000 --seed 3 --from positions/train_backgames.txt --from positions/train_anchors.txt &
+bgcli train-data /work/learn_data/s4 -n 200000 --seed 4 --from positions/train_backgames.txt --from positions/train_anchors.txt &
+wait
+python -c "import json; from bgcli.learn import data_summary; [json.dump(data_summary(f'/work/learn_data/{s}'), open(f'data_s13_{s}.json', 'w'), indent=1) for s in ('s3', 's4')]"
+A="python -m scripts.experiments.learn_from_search.adam /work/learn_data/s3 /work/learn_data/s4"
+for f in 0.15 0.5 1.0; do $A --rate 1e-4 --epochs 40 --train-fraction $f -o s13_r1e-4_f$f.json --weights s13_r1e-4_f$f.npz; done
+$A --rate 1e-4 --epochs 40 --train-sources train_backgames.txt,train_anchors.txt -o s13_specialist.json
+python -m scripts.experiments.head_to_head s13_r1e-4_f1.0.npz --deals 20000 --themed positions/train_backgames.txt \
+    --themed-starts 2000 --themed-deals 4 -o h2h_s13_r1e-4_f1.0.json > /dev/null
+# the same fit with 128 hidden units (a separate build: widen_hidden.py's docstring), from the
+# shipped net widened to the same function, judged against that widened copy
+#   (in /tmp/wide: XDG_CACHE_HOME=/tmp/widecache BGCLI_WEIGHTS=wide.npz $A ... as above)
