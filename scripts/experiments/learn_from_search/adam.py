@@ -114,9 +114,13 @@ def load(folders: list[str], train_fraction: float = 1.0) -> dict:
             "unused": np.concatenate(parts["unused"]), "sha256": parts["sha256"], "names": parts["names"]}
 
 
+def trained_on(data) -> np.ndarray:
+    """Indices of the positions the fit learns from: not held out, not left unused."""
+    return np.flatnonzero(~data["held"] & ~data["unused"])
+
+
 def check(params, data, epoch: int) -> dict:
-    held = np.flatnonzero(data["held"])
-    train = np.flatnonzero(~data["held"] & ~data["unused"])
+    held, train = np.flatnonzero(data["held"]), trained_on(data)
     entry = {"epoch": epoch,
              "held_out": equity_errors(params, data["boards"][held], data["targets"][held]),
              "train": equity_errors(params, data["boards"][train], data["targets"][train]),
@@ -165,7 +169,7 @@ def main() -> None:
     start, start_record = read_weights(weights_path())
     params = start.copy()
     m, v, step = np.zeros(params.size), np.zeros(params.size), np.zeros(1, dtype=np.int64)
-    train = np.flatnonzero(~data["held"] & ~data["unused"])
+    train = trained_on(data)
     checks = [check(params, data, 0)]
     best = (checks[0]["held_out"]["mean_abs_equity_error"], 0, params.copy())
     began = time.perf_counter()
