@@ -19,13 +19,16 @@ written atomically. A chunk is a function of the settings and its index only, so
 run resumed (the same command again, with a larger ``--positions``) writes what an unbroken
 one would have (``--count``).
 
-Training. Plain mini-batch SGD on the squared error of the five outputs
-(``kernels.supervised``), from the given weights (the shipped ones by default). Every tenth
-position (index % 10 == 0 over the chunks in order) is held out; after every epoch the run
-measures, on the held-out and the training positions (and the held-out ones of each
-source), the mean |equity error| of the net's 0-ply evaluation against the targets, with
-its SE. Epoch ``e`` shuffles with PCG64 seeded
-``(seed, e)``: a run resumed from its checkpoint after epoch ``e`` gives the same weights
+Training (``fit``). Adam on the squared error of the five outputs plus that of the equity
+they make (``kernels.supervised``), from the given weights (the shipped ones by default), on
+the positions of one or more folders. Every tenth position of each folder (index % 10 == 0
+over its chunks in order) is held out; after every epoch the run measures, on the held-out
+and the training positions (and the held-out ones of each source), the mean |equity error|
+of the net's 0-ply evaluation against the targets, with its SE, and keeps the weights of the
+epoch with the lowest held-out error (early stopping: with too few positions the net learns
+them, not the judgement, and the held-out error rises from the first epoch). Epoch ``e``
+shuffles with PCG64 seeded ``(seed, e)``, and the checkpoint keeps the latest weights and
+Adam's moments beside the kept ones: a run resumed after epoch ``e`` gives the same weights
 as one run straight through. The weights' record keeps the starting weights' history and
 adds this run to it.
 """
@@ -299,9 +302,10 @@ def data_summary(folder: str | Path) -> dict:
 
 @dataclass(frozen=True)
 class FitSettings:
-    epochs: int = 20
-    rate: float = 0.1
-    batch: int = 32
+    epochs: int = 40
+    rate: float = 1e-4
+    batch: int = 64
+    equity_weight: float = 1.0
     seed: int = 1
     minutes: float | None = None
     checkpoint: str | None = None
@@ -310,32 +314,89 @@ class FitSettings:
         out = []
         if self.epochs < 1:
             out.append(f"epochs must be >= 1, not {self.epochs}")
-        if not 0.0 < self.rate <= 10.0:
-            out.append(f"rate must be in (0, 10], not {self.rate}")
+        if not 0.0 < self.rate <= 1.0:
+            out.append(f"rate must be in (0, 1], not {self.rate}")
         if self.batch < 1:
             out.append(f"batch must be >= 1, not {self.batch}")
+        if not 0.0 <= self.equity_weight <= 100.0:
+            out.append(f"equity-weight must be in [0, 100], not {self.equity_weight}")
         return out
 
 
 @dataclass
 class FitState:
+    """Where a run stands: the latest weights and Adam's moments (what the next epoch goes
+    on from) and the weights of the epoch with the lowest held-out error (what is kept)."""
+
     params: np.ndarray
     start_record: dict  # the starting weights' record (their history goes on)
+    best_params: np.ndarray | None = None
+    best_epoch: int = 0
+    adam_m: np.ndarray | None = None
+    adam_v: np.ndarray | None = None
+    adam_step: int = 0
     epochs: int = 0
     run_from: int = 0
     wall_s: float = 0.0
     checks: list[dict] = field(default_factory=list)
 
+    def __post_init__(self):
+        if self.best_params is None:
+            self.best_params = self.params.copy()
+        if self.adam_m is None:
+            self.adam_m, self.adam_v = np.zeros(self.params.size), np.zeros(self.params.size)
+
+
+@dataclass
+class TrainingData:
+    """The positions of one or more data folders, each split into training and held-out
+    positions (every ``HOLD_OUT``-th of each folder held out)."""
+
+    boards: np.ndarray
+    targets: np.ndarray
+    source: list[str]  # each position's source name
+    held: np.ndarray  # bool: held out
+    folders: list[dict]  # per folder: name, sha256, positions, plies, net
+
+    @property
+    def train_index(self) -> np.ndarray:
+        return np.flatnonzero(~self.held)
+
+    @property
+    def held_index(self) -> np.ndarray:
+        return np.flatnonzero(self.held)
+
+
+def read_training_data(folders) -> TrainingData:
+    parts: dict[str, list] = {"boards": [], "targets": [], "source": [], "held": []}
+    summaries = []
+    for folder in folders:
+        arrays, record = read_data(folder)
+        settings = record["settings"]
+        names = np.array(source_names(DataSettings(**{**settings,
+                                                       "sources": tuple(settings["sources"])})))
+        count = int(arrays["boards"].shape[0])
+        parts["boards"].append(arrays["boards"])
+        parts["targets"].append(arrays["targets"])
+        parts["source"].extend(names[arrays["source"].astype(np.int64)].tolist())
+        parts["held"].append(np.arange(count) % HOLD_OUT == 0)
+        summaries.append({"folder": Path(folder).name, "sha256": record["sha256"],
+                          "positions": count, "plies": settings["plies"],
+                          "net": settings["net"]})
+    return TrainingData(boards=np.ascontiguousarray(np.concatenate(parts["boards"])),
+                        targets=np.ascontiguousarray(np.concatenate(parts["targets"])),
+                        source=parts["source"], held=np.concatenate(parts["held"]),
+                        folders=summaries)
+
 
 def equity_errors(params: np.ndarray, boards: np.ndarray, targets: np.ndarray) -> dict:
     """Mean |cubeless equity of the net's 0-ply evaluation - the target's| over the
     positions, with its SE, and the mean squared error of the five probabilities."""
-    from .kernels.supervised import net_outputs
+    from .kernels.supervised import EQUITY, net_outputs
 
     out = np.zeros((boards.shape[0], 5))
     net_outputs(params, boards, out)
-    coef = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
-    diff = np.abs((out - targets) @ coef)
+    diff = np.abs((out - targets) @ EQUITY)
     n = diff.size
     if n == 0:  # no positions held out (a tiny data folder): nothing measured
         return {"positions": 0, "mean_abs_equity_error": math.nan, "se": math.nan,
@@ -352,121 +413,149 @@ def split(count: int) -> tuple[np.ndarray, np.ndarray]:
     return index[~held], index[held]
 
 
-def fit(folder: str | Path, settings: FitSettings, start: str | Path | None = None,
+def fit(folders, settings: FitSettings, start: str | Path | None = None,
         resume: str | Path | None = None, command: str = "",
-        progress: Progress | None = _stderr) -> tuple[FitState, dict, FitSettings]:
-    """Train on the data in ``folder`` until ``settings.epochs`` epochs in all; the state,
-    the data's summary and the settings used (a resumed run's: its checkpoint's). ``start``: the starting weights (None: those the net plays with);
-    ``resume``: a checkpoint of an earlier run on the same data (its rate, batch and seed
-    are kept)."""
-    from .kernels.supervised import fit_epoch
-    from .net import read_weights, save_weights, weights_path
+        progress: Progress | None = _stderr) -> tuple[FitState, list[dict], FitSettings]:
+    """Train on the data in ``folders`` (one folder or a list) until ``settings.epochs``
+    epochs in all, keeping the epoch with the lowest held-out error; the state, the data
+    folders' summaries and the settings used (a resumed run's: its checkpoint's). ``start``:
+    the starting weights (None: those the net plays with); ``resume``: a checkpoint of an
+    earlier run on the same data (its rate, batch, equity weight and seed are kept)."""
+    from .kernels.supervised import adam_epoch
+    from .net import read_weights, weights_path
 
     problems = settings.problems()
     if problems:
         raise BgcliError("; ".join(problems))
-    arrays, record = read_data(folder)
-    data = {"folder": Path(folder).name, "sha256": record["sha256"],
-            "positions": int(arrays["boards"].shape[0]), "plies": record["settings"]["plies"],
-            "net": record["settings"]["net"]}
+    data = read_training_data([folders] if isinstance(folders, (str, Path)) else folders)
     if resume is not None:
-        state, settings = _resumed(resume, settings, data)
+        state, settings = _resumed(resume, settings, data.folders)
     else:
         params, start_record = read_weights(start if start is not None else weights_path())
         state = FitState(params=params.copy(), start_record=start_record)
-    train_index, held_index = split(data["positions"])
-    boards, targets = arrays["boards"], arrays["targets"]
-    names = source_names(DataSettings(**{**record["settings"],
-                                        "sources": tuple(record["settings"]["sources"])}))
-    groups = {name: held_index[arrays["source"][held_index] == k] for k, name in enumerate(names)}
-
-    def check() -> dict:
-        entry = _check(state, boards, targets, train_index, held_index, progress)
-        entry["held_out_by_source"] = {name: equity_errors(state.params, boards[index],
-                                                           targets[index])
-                                       for name, index in groups.items() if index.size > 1}
-        return entry
-
     if not state.checks:
-        state.checks.append(check())
-    ones = np.ones(boards.shape[0])
+        state.checks.append(_check(state.params, 0, data, progress))
     began = time.perf_counter()
     wall0 = state.wall_s
     deadline = None if settings.minutes is None else began + 60.0 * settings.minutes
     while state.epochs < settings.epochs:
         if deadline is not None and time.perf_counter() >= deadline:
             break
-        order = np.random.default_rng([settings.seed, state.epochs]).permutation(train_index)
-        params = state.params.copy()  # an interrupted epoch leaves the state as it was
-        stats = np.zeros(2)
-        fit_epoch(params, boards, targets, ones, order, settings.batch, settings.rate, stats)
+        order = np.random.default_rng([settings.seed, state.epochs]).permutation(
+            data.train_index)
+        # an interrupted epoch leaves the state as it was
+        params, m, v = state.params.copy(), state.adam_m.copy(), state.adam_v.copy()
+        step = np.array([state.adam_step], dtype=np.int64)
+        adam_epoch(params, data.boards, data.targets, order, settings.batch, settings.rate,
+                   settings.equity_weight, m, v, step, np.zeros(2))
         if not np.all(np.isfinite(params)):
             raise BgcliError(f"weights diverged in epoch {state.epochs + 1}: try a lower --rate")
-        state.params, state.epochs = params, state.epochs + 1
+        state.params, state.adam_m, state.adam_v = params, m, v
+        state.adam_step, state.epochs = int(step[0]), state.epochs + 1
         state.wall_s = wall0 + time.perf_counter() - began
-        state.checks.append(check())
+        state.checks.append(_check(state.params, state.epochs, data, progress))
+        if _held_error(state.checks[-1]) < _held_error(state.checks[state.best_epoch]):
+            state.best_params, state.best_epoch = state.params.copy(), state.epochs
         if settings.checkpoint:
-            save_weights(settings.checkpoint, state.params,
-                         make_record(state, settings, data, command))
-    return state, data, settings
+            save_checkpoint(settings.checkpoint, state, settings, data.folders, command)
+    return state, data.folders, settings
 
 
-def _check(state: FitState, boards, targets, train_index, held_index,
-           progress: Progress | None) -> dict:
-    entry = {"epoch": state.epochs,
-             "held_out": equity_errors(state.params, boards[held_index], targets[held_index]),
-             "train": equity_errors(state.params, boards[train_index], targets[train_index])}
+def _held_error(check: dict) -> float:
+    error = check["held_out"]["mean_abs_equity_error"]
+    return math.inf if math.isnan(error) else error
+
+
+def _check(params, epoch: int, data: TrainingData, progress: Progress | None) -> dict:
+    held, train = data.held_index, data.train_index
+    entry = {"epoch": epoch,
+             "held_out": equity_errors(params, data.boards[held], data.targets[held]),
+             "train": equity_errors(params, data.boards[train], data.targets[train]),
+             "held_out_by_source": {}}
+    sources = np.array(data.source)
+    for name in dict.fromkeys(data.source):  # each source once, in order of appearance
+        index = held[sources[held] == name]
+        if index.size > 1:
+            entry["held_out_by_source"][name] = equity_errors(params, data.boards[index],
+                                                              data.targets[index])
     if progress:
         h, t = entry["held_out"], entry["train"]
-        progress(f"epoch {state.epochs}: |equity error| held out {h['mean_abs_equity_error']:.4f}"
+        progress(f"epoch {epoch}: |equity error| held out {h['mean_abs_equity_error']:.4f}"
                  f" ± {h['se']:.4f}, training {t['mean_abs_equity_error']:.4f} ± {t['se']:.4f}")
     return entry
 
 
-def _resumed(path, settings: FitSettings, data: dict) -> tuple[FitState, FitSettings]:
-    from .net import read_weights
+# the arrays of a checkpoint beside the kept weights, for a resumed run
+_RESUME_ARRAYS = ("last_params", "adam_m", "adam_v")
 
-    params, record = read_weights(path)
+
+def save_checkpoint(path, state: FitState, settings: FitSettings, folders: list[dict],
+                    command: str) -> None:
+    """The best epoch's weights (what plays: ``BGCLI_WEIGHTS=path``) with their record, and
+    the latest weights and Adam's moments for ``--resume``."""
+    from .net import save_weights
+
+    save_weights(path, state.best_params, make_record(state, settings, folders, command),
+                 extra={"last_params": state.params, "adam_m": state.adam_m,
+                        "adam_v": state.adam_v})
+
+
+def _resumed(path, settings: FitSettings, folders: list[dict]) -> tuple[FitState, FitSettings]:
+    from .net import read_extra_arrays, read_weights
+
+    best_params, record = read_weights(path)
     run = record.get("supervised")
-    if not isinstance(run, dict):
-        raise BgcliError(f"{path}: not a checkpoint of bgcli train --data")
-    if run["data"]["sha256"] != data["sha256"]:
-        raise BgcliError(f"{path} was trained on other data ({run['data']['folder']}, "
-                         f"{run['data']['positions']} positions)")
+    extra = read_extra_arrays(path, _RESUME_ARRAYS)
+    if not isinstance(run, dict) or "adam_step" not in run or extra is None:
+        raise BgcliError(f"{path}: not a checkpoint of bgcli train --data (0.9.0 or later)")
+    if [f["sha256"] for f in run["data"]] != [f["sha256"] for f in folders]:
+        raise BgcliError(f"{path} was trained on other data "
+                         f"({', '.join(f['folder'] for f in run['data'])}, "
+                         f"{sum(f['positions'] for f in run['data'])} positions)")
     if settings.epochs <= run["epochs"]:
         raise BgcliError(f"{path} already has {run['epochs']} epochs: --epochs counts them "
                          f"too, so give more than {run['epochs']}")
     kept = FitSettings(epochs=settings.epochs, rate=run["rate"], batch=run["batch"],
-                       seed=run["seed"], minutes=settings.minutes,
-                       checkpoint=settings.checkpoint)
+                       equity_weight=run["equity_weight"], seed=run["seed"],
+                       minutes=settings.minutes, checkpoint=settings.checkpoint)
     start_record = dict(record)
     start_record["history"] = record["history"][:-1]  # this run's entry is made again
     start_record.pop("supervised", None)
     start_record.update(run["start"])
-    state = FitState(params=params.copy(), start_record=start_record, epochs=run["epochs"],
+    state = FitState(params=extra["last_params"], start_record=start_record,
+                     best_params=best_params.copy(), best_epoch=run["best_epoch"],
+                     adam_m=extra["adam_m"], adam_v=extra["adam_v"],
+                     adam_step=run["adam_step"], epochs=run["epochs"],
                      run_from=run["run_from"], wall_s=run["wall_s"], checks=run["checks"])
     return state, kept
 
 
-def make_record(state: FitState, settings: FitSettings, data: dict, command: str) -> dict:
-    """The trained weights' record: the starting weights' one, their ``history`` with this
-    run added (``{"command", "method", "epochs": [first, last], "rate", "batch", "data"}``),
-    and under ``supervised`` what a resumed run needs."""
+def make_record(state: FitState, settings: FitSettings, folders: list[dict],
+                command: str) -> dict:
+    """The kept weights' record: the starting weights' one, their ``history`` with this
+    run added (``{"command", "method", "epochs": [first, last], "best_epoch", "rate",
+    "batch", "equity_weight", "data"}``), and under ``supervised`` what a resumed run
+    needs."""
     from . import __version__
 
     start = state.start_record
+    plies = sorted({f["plies"] for f in folders})
     this_run = {"command": command, "method": "supervised on n-ply search targets",
-                "epochs": [state.run_from, state.epochs], "rate": settings.rate,
-                "batch": settings.batch, "seed": settings.seed, "data": data,
-                "held_out": state.checks[-1]["held_out"] if state.checks else None}
+                "optimiser": "Adam (0.9, 0.999, 1e-8), early stopping on the held-out error",
+                "epochs": [state.run_from, state.epochs], "best_epoch": state.best_epoch,
+                "rate": settings.rate, "batch": settings.batch,
+                "equity_weight": settings.equity_weight, "seed": settings.seed,
+                "data": folders, "held_out": state.checks[state.best_epoch]["held_out"]}
     record = dict(start)
     record.update({"command": command, "bgcli_version": __version__,
                    "method": f"{start.get('method', 'unknown')}; then supervised on "
-                             f"{data['plies']}-ply search targets",
+                             f"{'/'.join(map(str, plies))}-ply search targets",
                    "history": list(start.get("history", [])) + [this_run]})
     record["supervised"] = {"epochs": state.epochs, "run_from": state.run_from,
+                            "best_epoch": state.best_epoch, "adam_step": state.adam_step,
                             "rate": settings.rate, "batch": settings.batch,
-                            "seed": settings.seed, "data": data,
+                            "equity_weight": settings.equity_weight,
+                            "seed": settings.seed, "data": folders,
                             "wall_s": round(state.wall_s, 1), "checks": state.checks,
                             "start": {k: start[k] for k in ("command", "method",
                                                             "bgcli_version") if k in start}}

@@ -37,16 +37,32 @@ def _shape() -> tuple[int, int, int]:
     return N_INPUTS, N_HIDDEN, PARAMS_SIZE
 
 
-def save_weights(path: str | Path, params: np.ndarray, record: dict) -> None:
-    """Write ``params`` and ``record`` to ``path`` (an ``.npz``), atomically."""
+def save_weights(path: str | Path, params: np.ndarray, record: dict,
+                 extra: dict[str, np.ndarray] | None = None) -> None:
+    """Write ``params`` and ``record`` to ``path`` (an ``.npz``), atomically, with the
+    ``extra`` arrays (a training run's state, ``read_extra_arrays``) beside them."""
     n_inputs, n_hidden, size = _shape()
     if params.shape != (size,):
         raise ValueError(f"expected {size} weights, got shape {params.shape}")
     path = Path(path)
     tmp = path.with_name(path.name + ".tmp.npz")
     np.savez(tmp, params=params.astype(np.float64), n_inputs=n_inputs, n_hidden=n_hidden,
-             record=json.dumps(record, sort_keys=True))
+             record=json.dumps(record, sort_keys=True), **(extra or {}))
     tmp.replace(path)
+
+
+def read_extra_arrays(path: str | Path, names) -> dict[str, np.ndarray] | None:
+    """The arrays ``names`` that ``save_weights(..., extra=...)`` stored in a weights file
+    (float64, each the size of the weights), or None if any is missing."""
+    size = _shape()[2]
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            if not all(name in data.files for name in names):
+                return None
+            arrays = {name: np.ascontiguousarray(data[name], dtype=np.float64) for name in names}
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile):
+        return None
+    return arrays if all(a.shape == (size,) for a in arrays.values()) else None
 
 
 def read_weights(path: str | Path) -> tuple[np.ndarray, dict]:

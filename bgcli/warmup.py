@@ -94,13 +94,14 @@ def _steps() -> list[tuple[str, Callable[[], object]]]:
     def supervised():
         import numpy as np
 
-        from .kernels.supervised import fit_epoch, net_outputs
+        from .kernels.supervised import adam_epoch, net_outputs
         from .net import load_params
 
         boards = np.ascontiguousarray(middle.board[None], dtype=np.int8)
         targets = np.full((1, 5), 0.1)
-        fit_epoch(load_params().copy(), boards, targets, np.ones(1), np.zeros(1, np.int64), 1,
-                  0.1, np.zeros(2))
+        size = load_params().size
+        adam_epoch(load_params().copy(), boards, targets, np.zeros(1, np.int64), 1, 1e-4, 1.0,
+                   np.zeros(size), np.zeros(size), np.zeros(1, np.int64), np.zeros(2))
         net_outputs(load_params(), boards, np.zeros((1, 5)))
 
     return [("move generation", lambda: legal_plays(middle, (3, 1))),

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -11,7 +12,7 @@ import pytest
 from bgcli import learn
 from bgcli.evaluation import position_probabilities
 from bgcli.kernels.net import MAX_NONZERO, N_HIDDEN, NET_SIZE, encode, forward, is_contact
-from bgcli.kernels.supervised import fit_epoch, net_outputs
+from bgcli.kernels.supervised import EQUITY, adam_epoch, net_outputs
 from bgcli.net import load_params, read_weights, weights_path
 from bgcli.position import Position
 from cli_helpers import run
@@ -28,41 +29,58 @@ def _raw(params, board):
     return y
 
 
-def _loss(params, boards, targets):
-    return sum(((t - _raw(params, b)) ** 2).sum() for b, t in zip(boards, targets))
+def _loss(params, boards, targets, equity_weight=1.0):
+    """The summed loss: squared errors of the five outputs and (weighted) of their equity."""
+    total = 0.0
+    for board, target in zip(boards, targets):
+        error = target - _raw(params, board)
+        total += (error ** 2).sum() + equity_weight * (error @ EQUITY) ** 2
+    return total
 
 
 @pytest.fixture(scope="module")
 def data_dir(tmp_path_factory):
     """Two chunks of three positions, labelled at 1 ply (fast), from the opening and a
-    one-position collection."""
+    one-position collection; and a folder of one chunk from another seed."""
     folder = tmp_path_factory.mktemp("learn")
     (folder / "backs.txt").write_text(f"{BACK_GAME}\n")
     settings, starts = learn.data_settings(7, 1, 3, 0.5, 20, 0.5, [str(folder / "backs.txt")])
     learn.generate(folder / "data", settings, starts, 6, progress=None)
+    other, starts = learn.data_settings(8, 1, 3, 0.5, 20, 0.5, [str(folder / "backs.txt")])
+    learn.generate(folder / "data8", other, starts, 3, progress=None)
     return folder
 
 
-def test_one_step_follows_the_gradient_of_the_squared_error():
+@pytest.mark.parametrize("equity_weight", [0.0, 1.0])
+def test_adam_first_step_is_the_rate_against_the_sign_of_the_loss_gradient(equity_weight):
     params = load_params().copy()
     boards = np.stack([Position.from_id(BACK_GAME).board, Position.start().board])
     targets = np.array([[0.3, 0.1, 0.01, 0.3, 0.02], [0.5, 0.15, 0.01, 0.12, 0.005]])
     rate = 1e-3
     after = params.copy()
-    stats = np.zeros(2)
-    fit_epoch(after, boards, targets, np.ones(2), np.arange(2), 2, rate, stats)
-    step = after - params
-    assert stats[1] == 2 and stats[0] == pytest.approx(_loss(params, boards, targets))
-    # the step is rate * mean of -1/2 d loss / d w: check a few weights by finite differences
-    checked = np.flatnonzero(np.abs(step) > 1e-7)[::97][:6]
-    assert len(checked) == 6
-    for j in checked:
+    m, v, step, stats = (np.zeros(params.size), np.zeros(params.size),
+                         np.zeros(1, np.int64), np.zeros(2))
+    adam_epoch(after, boards, targets, np.arange(2), 2, rate, equity_weight, m, v, step, stats)
+    assert step[0] == 1 and stats[1] == 2
+    assert stats[0] == pytest.approx(_loss(params, boards, targets, 0.0))
+    # only the weights that these boards' inputs reach move
+    moved = np.flatnonzero(after != params)
+    assert 0 < moved.size < params.size
+    # Adam's first step is the rate against the sign of the gradient: check a few weights
+    # by finite differences of the loss
+    checked = 0
+    for j in moved[::97]:
         up, down = params.copy(), params.copy()
         up[j] += 1e-5
         down[j] -= 1e-5
-        slope = (_loss(up, boards, targets) - _loss(down, boards, targets)) / 2e-5
-        assert step[j] == pytest.approx(-rate * slope / 4, rel=1e-3, abs=1e-12)
-    assert _loss(after, boards, targets) < _loss(params, boards, targets)
+        slope = (_loss(up, boards, targets, equity_weight)
+                 - _loss(down, boards, targets, equity_weight)) / 2e-5
+        if abs(slope) > 1e-3 and checked < 8:
+            assert after[j] - params[j] == pytest.approx(-rate * np.sign(slope), rel=1e-3)
+            checked += 1
+    assert checked == 8
+    assert (_loss(after, boards, targets, equity_weight)
+            < _loss(params, boards, targets, equity_weight))
 
 
 def test_net_outputs_are_the_evaluator_at_0_ply_away_from_the_tables():
@@ -90,23 +108,47 @@ def test_data_are_labelled_by_the_search_and_resume_to_the_same_chunks(data_dir,
         learn.generate(tmp_path / "d", other, starts, 9, progress=None)
 
 
-def test_fit_resumed_gives_the_straight_run_and_keeps_the_history(data_dir, tmp_path):
-    data = data_dir / "data"
-    straight, _, _ = learn.fit(data, learn.FitSettings(epochs=3, batch=2), progress=None)
+def test_fit_resumed_gives_the_straight_run_and_keeps_the_best_epoch(data_dir, tmp_path):
+    folders = [data_dir / "data", data_dir / "data8"]
+    settings = learn.FitSettings(epochs=3, batch=2, rate=3e-3)
+    straight, summaries, _ = learn.fit(folders, settings, progress=None)
+    assert [s["positions"] for s in summaries] == [6, 3]
     first = tmp_path / "a.npz"
-    learn.fit(data, learn.FitSettings(epochs=1, batch=2, checkpoint=str(first)), progress=None)
-    resumed, _, used = learn.fit(data, learn.FitSettings(epochs=3, rate=5.0, checkpoint=str(
+    learn.fit(folders, replace(settings, epochs=1, checkpoint=str(first)), progress=None)
+    resumed, _, used = learn.fit(folders, learn.FitSettings(epochs=3, rate=0.5, checkpoint=str(
         tmp_path / "b.npz")), resume=first, progress=None)
-    assert used.rate == 0.1 and used.batch == 2  # the checkpoint's
+    assert used.rate == 3e-3 and used.batch == 2  # the checkpoint's
     np.testing.assert_array_equal(resumed.params, straight.params)
+    np.testing.assert_array_equal(resumed.best_params, straight.best_params)
+    assert resumed.adam_step == straight.adam_step == 3 * 4  # 8 training positions, batch 2
     assert not np.array_equal(straight.params, load_params())
-    _, record = read_weights(tmp_path / "b.npz")
+    # the checkpoint plays the epoch with the lowest held-out error
+    kept, record = read_weights(tmp_path / "b.npz")
+    errors = [c["held_out"]["mean_abs_equity_error"] for c in record["supervised"]["checks"]]
+    assert [c["epoch"] for c in record["supervised"]["checks"]] == [0, 1, 2, 3]
+    assert record["supervised"]["best_epoch"] == resumed.best_epoch == int(np.argmin(errors))
+    np.testing.assert_array_equal(kept, resumed.best_params)
     shipped = read_weights(weights_path())[1]
     assert record["history"][:-1] == shipped["history"]
     assert record["history"][-1]["epochs"] == [0, 3]
-    assert [c["epoch"] for c in record["supervised"]["checks"]] == [0, 1, 2, 3]
+    assert [f["folder"] for f in record["history"][-1]["data"]] == ["data", "data8"]
     with pytest.raises(learn.BgcliError, match="already has 3 epochs"):
-        learn.fit(data, learn.FitSettings(epochs=3), resume=tmp_path / "b.npz", progress=None)
+        learn.fit(folders, learn.FitSettings(epochs=3), resume=tmp_path / "b.npz", progress=None)
+    with pytest.raises(learn.BgcliError, match="not a checkpoint of bgcli train --data"):
+        learn.fit(folders, learn.FitSettings(epochs=5), resume=weights_path(), progress=None)
+    with pytest.raises(learn.BgcliError, match="trained on other data"):
+        learn.fit(folders[:1], learn.FitSettings(epochs=5), resume=tmp_path / "b.npz",
+                  progress=None)
+
+
+def test_fit_groups_the_held_out_positions_by_source_across_folders(data_dir):
+    state, _, _ = learn.fit([data_dir / "data", data_dir / "data8"],
+                            learn.FitSettings(epochs=1), progress=None)
+    by_source = state.checks[0]["held_out_by_source"]
+    data = learn.read_training_data([data_dir / "data", data_dir / "data8"])
+    assert data.held.sum() == 2 and set(data.source) <= {"opening", "backs.txt"}
+    for name, entry in by_source.items():
+        assert entry["positions"] == sum(1 for s, h in zip(data.source, data.held) if h and s == name)
 
 
 def test_split_holds_out_every_tenth():
@@ -119,11 +161,18 @@ def test_cli_train_data_then_train_from_it(capsys, tmp_path, monkeypatch):
     code, out, err = run(capsys, "train-data", "d", "-n", "2", "--chunk", "2", "--plies", "1")
     assert code == 0, err
     assert json.loads(out)["positions"] == 2 and json.loads(out)["per_source"]["opening"] == 2
-    code, out, err = run(capsys, "train", "--data", "d", "--epochs", "2", "-o", "n.npz")
+    code, out, err = run(capsys, "train-data", "e", "-n", "2", "--chunk", "2", "--plies", "1",
+                         "--seed", "2")
     assert code == 0, err
-    assert json.loads(out)["history"][-1]["method"] == "supervised on n-ply search targets"
-    code, out, err = run(capsys, "train", "--data", "d", "--epochs", "3", "-o", "n.npz",
-                         "--resume", "n.npz")
+    code, out, err = run(capsys, "train", "--data", "d", "--data", "e", "--epochs", "2",
+                         "-o", "n.npz")
+    assert code == 0, err
+    last_run = json.loads(out)["history"][-1]
+    assert last_run["method"] == "supervised on n-ply search targets"
+    assert [f["folder"] for f in last_run["data"]] == ["d", "e"]
+    assert "--data d --data e" in last_run["command"]
+    code, out, err = run(capsys, "train", "--data", "d", "--data", "e", "--epochs", "3",
+                         "-o", "n.npz", "--resume", "n.npz")
     assert code == 0 and json.loads(out)["supervised"]["epochs"] == 3, err
 
 
@@ -131,6 +180,8 @@ def test_cli_train_data_then_train_from_it(capsys, tmp_path, monkeypatch):
     (["train", "--data", "nowhere"], "no such file or folder"),
     (["train", "--data", ".", "--explore", "0.1"], "not with --data"),
     (["train", "--data", "."], "not a bgcli train-data folder"),
+    (["train", "--data", ".", "--rate", "2"], "rate must be in (0, 1]"),
+    (["train", "--data", ".", "--resume", "n.npz"], "no such file or folder"),
     (["train-data", "d", "--plies", "0"], "plies must be"),
     (["train-data", "no/such/d"], "no folder to make"),
     (["train-data", "d", "--from", "missing.txt"], "no such file"),

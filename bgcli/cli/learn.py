@@ -65,30 +65,33 @@ def train_data(
     typer.echo(json.dumps(summary, indent=2, sort_keys=True))
 
 
-def supervised(data: Path, epochs: int, rate: float, batch: int, seed: int,
-               minutes: Optional[float], checkpoint: Path, start: Optional[Path],
+def supervised(data: list[Path], epochs: int, rate: float, batch: int, equity_weight: float,
+               seed: int, minutes: Optional[float], checkpoint: Path, start: Optional[Path],
                resume: Optional[Path], record_json: Optional[Path]) -> None:
     """``bgcli train --data``: the supervised run, its record on stdout."""
     from ..learn import FitSettings, fit, make_record
 
-    settings = FitSettings(epochs=epochs, rate=rate, batch=batch, seed=seed, minutes=minutes,
-                           checkpoint=str(checkpoint))
+    settings = FitSettings(epochs=epochs, rate=rate, batch=batch, equity_weight=equity_weight,
+                           seed=seed, minutes=minutes, checkpoint=str(checkpoint))
     problems = settings.problems()
     if problems:
         raise typer.BadParameter("; ".join(problems))
-    for path, option in ((data, "--data"), (start, "--start"), (resume, "--resume")):
+    given = [(path, "--data") for path in data] + [(start, "--start"), (resume, "--resume")]
+    for path, option in given:
         if path is not None and not path.exists():
             raise typer.BadParameter(f"no such file or folder: {str(path)!r}", param_hint=option)
-    command = shlex.join(["bgcli", "train", "--data", str(data), "--epochs", str(epochs)]
+    command = shlex.join(["bgcli", "train"] + [a for d in data for a in ("--data", str(d))]
+                         + ["--epochs", str(epochs)]
                          + ([] if resume else ["--rate", str(rate), "--batch", str(batch),
+                                               "--equity-weight", str(equity_weight),
                                                "--seed", str(seed)])
                          + (["--start", str(start)] if start is not None else [])
                          + (["--minutes", str(minutes)] if minutes is not None else [])
                          + (["--resume", str(resume)] if resume is not None else []))
     announce_compiling()
     with sigterm_as_interrupt():  # every finished epoch is in the checkpoint
-        state, summary, used = fit(data, settings, start=start, resume=resume, command=command)
-    text = json.dumps(make_record(state, used, summary, command), indent=2, sort_keys=True)
+        state, folders, used = fit(data, settings, start=start, resume=resume, command=command)
+    text = json.dumps(make_record(state, used, folders, command), indent=2, sort_keys=True)
     if record_json is not None:
         record_json.write_text(text + "\n")
     typer.echo(text)

@@ -30,10 +30,11 @@ def train(
     position_share: float = typer.Option(0.25, "--position-share", help="With --positions: the share of games (0..1) that start from one of them, drawn at random."),
     resume: Optional[Path] = typer.Option(None, "--resume", help="Continue from this checkpoint (its seed and lambda are kept, and its alpha unless --alpha is given)."),
     record_json: Optional[Path] = typer.Option(None, "--record", help="Also write the training record as JSON to this file."),
-    data: Optional[Path] = typer.Option(None, "--data", help="Supervised mode: fit the net to the positions of this folder (bgcli train-data), labelled by bgcli's n-ply search, instead of self-play; starts from --start (default: the weights the net plays with)."),
-    epochs: int = typer.Option(20, "--epochs", help="With --data: train until this many epochs in all (a resumed run counts its earlier ones)."),
-    rate: float = typer.Option(0.1, "--rate", help="With --data: the SGD step (on a mini-batch's mean gradient)."),
-    batch: int = typer.Option(32, "--batch", help="With --data: positions per mini-batch."),
+    data: Optional[list[Path]] = typer.Option(None, "--data", help="Supervised mode: fit the net to the positions of this folder (bgcli train-data), labelled by bgcli's n-ply search, instead of self-play; give --data again for more folders (e.g. two seeds made side by side). Starts from --start (default: the weights the net plays with)."),
+    epochs: int = typer.Option(40, "--epochs", help="With --data: train until this many epochs in all (a resumed run counts its earlier ones); the epoch with the lowest held-out error is kept."),
+    rate: float = typer.Option(1e-4, "--rate", help="With --data: Adam's step size."),
+    batch: int = typer.Option(64, "--batch", help="With --data: positions per mini-batch."),
+    equity_weight: float = typer.Option(1.0, "--equity-weight", help="With --data: weight of the squared equity error in the loss, beside the squared errors of the five probabilities."),
     start: Optional[Path] = typer.Option(None, "--start", help="With --data: the weights to start from (default: those the net plays with, BGCLI_WEIGHTS or the shipped ones)."),
 ) -> None:
     """Train the neural evaluator by TD(lambda) self-play; progress on stderr, the record
@@ -44,7 +45,8 @@ def train(
     Example:  bgcli train --games 250000 --seed 1 -o net.npz   (then: --resume net.npz;
     add --positions positions/train_backgames.txt to train on back games too; play with it:
     BGCLI_WEIGHTS=net.npz bgcli rollout 4HPwATDgc/ABMA). Supervised:
-    bgcli train --data data1 --epochs 20 -o net.npz   (data1 from bgcli train-data)"""
+    bgcli train --data data1 --data data2 --epochs 40 -o net.npz   (folders from bgcli
+    train-data; -o gets the epoch with the lowest held-out error, --resume net.npz goes on)"""
     if data is not None:
         given = [name for name, value in (("--alpha", alpha), ("--explore", explore),
                  ("--explore-moves", explore_moves), ("--positions", positions)) if value is not None]
@@ -55,8 +57,8 @@ def train(
             check_writable(record_json, "--record")
         from .learn import supervised
 
-        supervised(data, epochs, rate, batch, seed, minutes, checkpoint, start, resume,
-                   record_json)
+        supervised(data, epochs, rate, batch, equity_weight, seed, minutes, checkpoint, start,
+                   resume, record_json)
         return
     from ..train import TrainSettings, make_record
     from ..train import train as run_training

@@ -2,10 +2,12 @@
 
 Each position (a board with row 1 on roll) comes with five target probabilities, the
 player on roll's, from a deeper judgement than the net's own (bgcli's n-ply search). The
-loss is the squared error of the net's five raw sigmoid outputs against them, summed over
-the outputs; a mini-batch's mean gradient is one step of plain SGD. The same gradient form
-as TD(lambda)'s updates (``selfplay``), which moves the net's outputs towards a target
-instead of towards the next position's value.
+loss per position is the squared error of the net's five raw sigmoid outputs against them
+plus ``equity_weight`` times the squared error of the cubeless equity they make
+(2W - 1 + W(g) - L(g) + W(bg) - L(bg)): a position's outputs may err in ways that cancel in
+the equity, and the equity is what chooses plays. Steps are Adam's (beta1 0.9, beta2 0.999,
+eps 1e-8) on a mini-batch's mean gradient: plain SGD on the same loss did not move the net
+towards its 2-ply judgement at all (docs/net.md, sessions 10 and 11).
 
 The contact or race net is picked per position as at evaluation (``net.is_contact``). One
 thread, positions in the order given: the result does not depend on the thread count.
@@ -19,26 +21,35 @@ from numba import njit
 from .net import (MAX_NONZERO, N_HIDDEN, N_OUTPUTS, NET_SIZE, add_gradient, encode, forward,
                   is_contact, make_consistent)
 
+EQUITY = np.array([2.0, 1.0, 1.0, -1.0, -1.0])  # d equity / d (W, Wg, Wbg, Lg, Lbg)
+BETA1, BETA2, EPSILON = 0.9, 0.999, 1e-8
+
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _one(params, board, target, weight, grad, idx, val, z, h, y, coef):
-    """Add one position's gradient (towards lower squared error) to ``grad``; its error."""
+def _add_descent(params, board, target, equity_weight, grad, idx, val, z, h, y, coef):
+    """Add one position's descent direction (minus half the loss gradient) to ``grad``;
+    the squared error of its five outputs."""
     n = encode(board, 1, idx, val)
     offset = 0 if is_contact(board, 1) else NET_SIZE
     forward(params, offset, idx, val, n, z, h, y)
+    gap = 0.0  # target equity - the outputs' equity
     error = 0.0
     for k in range(N_OUTPUTS):
-        coef[k] = weight * (target[k] - y[k])
+        gap += EQUITY[k] * (target[k] - y[k])
         error += (target[k] - y[k]) ** 2
+    for k in range(N_OUTPUTS):
+        coef[k] = (target[k] - y[k]) + equity_weight * EQUITY[k] * gap
     add_gradient(params, offset, idx, val, n, z, h, y, coef, grad)
     return error
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def fit_epoch(params, boards, targets, weights, order, batch, rate, stats):
-    """One pass over ``order`` (indices into ``boards``/``targets``/``weights``) in
-    mini-batches of ``batch``: ``params += rate * mean gradient`` after each. ``stats[0]``
-    gets the sum of squared errors (each before its batch's step), ``stats[1]`` the count."""
+def adam_epoch(params, boards, targets, order, batch, rate, equity_weight, m, v, step, stats):
+    """One pass over ``order`` (indices into ``boards``/``targets``) in mini-batches of
+    ``batch``: an Adam step on each batch's mean loss gradient. ``m``, ``v``: the moment
+    estimates and ``step[0]`` the steps so far (all three go on across epochs and runs);
+    ``stats[0]`` gets the sum of squared output errors (each before its batch's step),
+    ``stats[1]`` the count."""
     idx = np.empty(MAX_NONZERO, dtype=np.int64)
     val = np.empty(MAX_NONZERO)
     z = np.empty(N_HIDDEN)
@@ -46,18 +57,25 @@ def fit_epoch(params, boards, targets, weights, order, batch, rate, stats):
     y = np.empty(N_OUTPUTS)
     coef = np.empty(N_OUTPUTS)
     grad = np.zeros(params.size)
-    total = order.size
-    for first in range(0, total, batch):
-        last = min(first + batch, total)
+    for first in range(0, order.size, batch):
+        last = min(first + batch, order.size)
         grad[:] = 0.0
         for t in range(first, last):
             i = order[t]
-            stats[0] += _one(params, boards[i], targets[i], weights[i], grad, idx, val, z, h,
-                             y, coef)
+            stats[0] += _add_descent(params, boards[i], targets[i], equity_weight, grad, idx,
+                                     val, z, h, y, coef)
         stats[1] += last - first
-        step = rate / (last - first)
+        step[0] += 1
+        scale = 1.0 / (last - first)
+        correct1 = 1.0 - BETA1 ** step[0]
+        correct2 = 1.0 - BETA2 ** step[0]
         for j in range(params.size):
-            params[j] += step * grad[j]
+            g = grad[j] * scale
+            if g == 0.0 and m[j] == 0.0:
+                continue  # an input no position so far has set: leave it alone
+            m[j] = BETA1 * m[j] + (1.0 - BETA1) * g
+            v[j] = BETA2 * v[j] + (1.0 - BETA2) * g * g
+            params[j] += rate * (m[j] / correct1) / (np.sqrt(v[j] / correct2) + EPSILON)
 
 
 @njit(cache=True, nogil=True, error_model="numpy")

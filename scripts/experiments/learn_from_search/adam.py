@@ -18,7 +18,8 @@ outputs plus ``--equity-weight`` times the squared error of the cubeless equity 
 |equity error| (``bgcli.learn.equity_errors``) go into the record; ``--weights`` gets the
 epoch with the lowest held-out error (early stopping), with the shipped weights' record
 and this run added to its history. One thread, a fixed order per epoch (PCG64 seeded
-``(seed, epoch)``): the same command gives the same weights.
+``(seed, epoch)``): the same command gives the same weights. The Adam epoch is bgcli's own
+(``bgcli.kernels.supervised.adam_epoch``, which ``bgcli train --data`` runs since 0.9.0).
 """
 
 from __future__ import annotations
@@ -30,58 +31,11 @@ import sys
 import time
 
 import numpy as np
-from numba import njit
 
 from bgcli import __version__
-from bgcli.kernels.net import (MAX_NONZERO, N_HIDDEN, N_OUTPUTS, NET_SIZE, add_gradient,
-                               encode, forward, is_contact)
+from bgcli.kernels.supervised import adam_epoch
 from bgcli.learn import DataSettings, equity_errors, read_data, source_names, split
 from bgcli.net import net_id, read_weights, save_weights, weights_path
-
-EQUITY = np.array([2.0, 1.0, 1.0, -1.0, -1.0])  # d equity / d (W, Wg, Wbg, Lg, Lbg)
-
-
-@njit(cache=True, nogil=True, error_model="numpy")
-def adam_epoch(params, boards, targets, order, batch, rate, equity_weight, m, v, step, stats):
-    """One pass over ``order`` in mini-batches: Adam steps on the batch's mean loss
-    gradient. ``m``, ``v``: the moment estimates, ``step[0]``: the steps so far (both go on
-    across epochs); ``stats``: the sum of squared output errors and the count."""
-    idx = np.empty(MAX_NONZERO, dtype=np.int64)
-    val = np.empty(MAX_NONZERO)
-    z = np.empty(N_HIDDEN)
-    h = np.empty(N_HIDDEN)
-    y = np.empty(N_OUTPUTS)
-    coef = np.empty(N_OUTPUTS)
-    grad = np.zeros(params.size)
-    beta1, beta2, eps = 0.9, 0.999, 1e-8
-    for first in range(0, order.size, batch):
-        last = min(first + batch, order.size)
-        grad[:] = 0.0
-        for t in range(first, last):
-            board, target = boards[order[t]], targets[order[t]]
-            n = encode(board, 1, idx, val)
-            offset = 0 if is_contact(board, 1) else NET_SIZE
-            forward(params, offset, idx, val, n, z, h, y)
-            gap = 0.0  # target equity - the outputs' equity
-            for k in range(N_OUTPUTS):
-                gap += EQUITY[k] * (target[k] - y[k])
-                stats[0] += (target[k] - y[k]) ** 2
-            for k in range(N_OUTPUTS):
-                coef[k] = (target[k] - y[k]) + equity_weight * EQUITY[k] * gap
-            add_gradient(params, offset, idx, val, n, z, h, y, coef, grad)  # descent direction
-        stats[1] += last - first
-        step[0] += 1
-        scale = 1.0 / (last - first)
-        correct1 = 1.0 - beta1 ** step[0]
-        correct2 = 1.0 - beta2 ** step[0]
-        for j in range(params.size):
-            g = grad[j] * scale
-            if g == 0.0 and m[j] == 0.0:
-                continue  # an input no position of this run has set: leave it alone
-            m[j] = beta1 * m[j] + (1.0 - beta1) * g
-            v[j] = beta2 * v[j] + (1.0 - beta2) * g * g
-            params[j] += rate * (m[j] / correct1) / (np.sqrt(v[j] / correct2) + eps)
-
 
 
 def load(folders: list[str], train_fraction: float = 1.0) -> dict:
