@@ -276,32 +276,62 @@ def rank_plays(position: Position, dice: Dice | tuple[int, int], policy: str = "
     money); ``prune``: screen the lookahead's plays with the pruning net (as
     ``position_probabilities``); ``replies``: keep each play's per-roll terms
     (``RankedPlay.replies``). Empty when no checker can move."""
-    from .kernels.search import rank_search
-    from .search import move_filter as filter_of
-
     _check_plies(plies)
-    stages = filter_of(move_filter).rows(plies)
-    coefficients = value_coefficients(values)
     plays = legal_plays(position, dice)
     if not plays:
         return []
-    code, params = policy_code(policy, bearoff=_needs_bearoff(position, plies), prune=prune)
     boards = np.stack([play.result.board for play in plays]).astype(np.int8)
-    scores = np.zeros((len(plays), 5))
-    depth = np.zeros(len(plays), dtype=np.int64)
-    rolled = np.full((len(plays) if replies else 0, 21, 5), np.nan)
-    rank_search(len(plays), boards, plies, stages, coefficients, code, params, params, False,
-                scores, depth, rolled)
-    ranked = [RankedPlay(play, scores[i], cubeless_equity(scores[i]), int(depth[i]),
-                         float(coefficients[0, 0] + coefficients[0, 1:] @ scores[i]),
+    scores, depth, value, rolled = _search_plays(position, boards, policy, plies, move_filter,
+                                                 values, prune, replies)
+    ranked = [RankedPlay(play, scores[i], cubeless_equity(scores[i]), int(depth[i]), value[i],
                          flipped(rolled[i]) if replies and depth[i] >= 1 else None)
               for i, play in enumerate(plays)]
-    # a play that ends the game can do no worse than any other: first among values equal
-    # to 1e-12 (averages over the rolls round a certain value by an ulp or two)
-    order = sorted(range(len(ranked)), key=lambda i: (-ranked[i].plies,
-                                                      -round(ranked[i].value, 12),
-                                                      not plays[i].result.is_game_over()))
+    order = _best_first(depth, value, [play.result.is_game_over() for play in plays])
     return [ranked[i] for i in order]
+
+
+def best_result(position: Position, dice: Dice | tuple[int, int], policy: str = "net",
+                plies: int = 0) -> np.ndarray | None:
+    """The board after the play that ``rank_plays(position, dice, policy, plies)`` ranks
+    first, found without the plays' notation (for self-play loops in Python, such as
+    ``bgcli train-data``'s sampling); None when no checker can move."""
+    from .moves import result_boards
+
+    _check_plies(plies)
+    boards = result_boards(position, dice)
+    if boards.shape[0] == 0:
+        return None
+    _, depth, value, _ = _search_plays(position, boards, policy, plies, None, None, True,
+                                       False)
+    game_over = (boards.astype(np.int64).sum(axis=2) == 0).any(axis=1)  # a side all off
+    return boards[_best_first(depth, value, game_over)[0]]
+
+
+def _search_plays(position, boards, policy, plies, move_filter, values, prune, replies):
+    """The search of ``rank_plays`` over the plays' result ``boards``: (their five
+    probabilities, the depth each was evaluated at, their values, per-roll terms)."""
+    from .kernels.search import rank_search
+    from .search import move_filter as filter_of
+
+    stages = filter_of(move_filter).rows(plies)
+    coefficients = value_coefficients(values)
+    code, params = policy_code(policy, bearoff=_needs_bearoff(position, plies), prune=prune)
+    count = boards.shape[0]
+    scores = np.zeros((count, 5))
+    depth = np.zeros(count, dtype=np.int64)
+    rolled = np.full((count if replies else 0, 21, 5), np.nan)
+    rank_search(count, boards, plies, stages, coefficients, code, params, params, False,
+                scores, depth, rolled)
+    value = [float(coefficients[0, 0] + coefficients[0, 1:] @ scores[i]) for i in range(count)]
+    return scores, depth, value, rolled
+
+
+def _best_first(depth, value, game_over) -> list[int]:
+    """The plays' order: deepest first, then by value; among values equal to 1e-12 (averages
+    over the rolls round a certain value by an ulp or two) a play that ends the game can
+    do no worse than any other, so it comes first; then the move generator's order."""
+    return sorted(range(len(value)), key=lambda i: (-depth[i], -round(value[i], 12),
+                                                    not game_over[i]))
 
 
 def flipped(probs) -> np.ndarray:

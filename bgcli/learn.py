@@ -104,10 +104,10 @@ def _all_home(board: np.ndarray) -> bool:
 
 def _greedy(position: Position, dice: tuple[int, int]) -> Position | None:
     """The net's 0-ply play of ``dice`` (None when no checker moves)."""
-    from .evaluation import rank_plays
+    from .evaluation import best_result
 
-    ranked = rank_plays(position, dice, "net", 0)
-    return ranked[0].play.result if ranked else None
+    board = best_result(position, dice, "net", 0)
+    return None if board is None else Position(board)
 
 
 def sample_game(start: Position, rng: np.random.Generator, keep: float,

@@ -13,7 +13,7 @@ import pytest
 
 from bgcli.decisions import best_plays, cube_decision, position_class
 from bgcli.errors import BgcliError
-from bgcli.evaluation import cubeless_equity, position_probabilities, rank_plays
+from bgcli.evaluation import best_result, cubeless_equity, position_probabilities, rank_plays
 from bgcli.moves import legal_plays
 from bgcli.notation.detect import parse_situation
 from bgcli.position import Position
@@ -50,6 +50,32 @@ def test_rank_plays_no_move_and_finishing_move():
 
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
+
+
+@pytest.mark.parametrize("position_id", ["4HPwATDgc/ABMA", "s3M9AABmzmDAGA", "sHEOBzDabQAAAA",
+                                         "2+4OAADbtgEAAA", "bear-off"])
+def test_best_result_is_the_board_rank_plays_puts_first(position_id):
+    """``best_result`` (train-data's sampling) skips the plays' notation, not the ranking:
+    along games of 0-ply self-play, for every roll, the board of rank_plays' first play at
+    0 and 1 ply, None where no checker moves."""
+    position = (Position.from_points({1: 2, 2: 2, 5: 1}, {1: 3, 2: 3, 6: 2})
+                if position_id == "bear-off" else Position.from_id(position_id))
+    rng = np.random.default_rng(5)
+    checked = 0
+    while not position.is_game_over() and checked < 12 * 21:
+        for dice in ROLLS[checked % 3::3]:  # a third of the rolls in each position
+            for plies in (0, 1) if checked % 7 == 0 else (0,):
+                ranked = rank_plays(position, dice, "net", plies)
+                board = best_result(position, dice, "net", plies)
+                if not ranked:
+                    assert board is None
+                else:
+                    np.testing.assert_array_equal(board, ranked[0].play.result.board)
+            checked += 1
+        dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+        board = best_result(position, dice)
+        position = (Position(board) if board is not None else position).swapped()
+    assert checked >= 21
 
 
 def one_ply_reference(position, policy="net"):
