@@ -354,7 +354,7 @@ class TrainingData:
 
     boards: np.ndarray
     targets: np.ndarray
-    source: list[str]  # each position's source name
+    source: np.ndarray  # each position's source name (str)
     held: np.ndarray  # bool: held out
     folders: list[dict]  # per folder: name, sha256, positions, plies, net
 
@@ -368,25 +368,30 @@ class TrainingData:
 
 
 def read_training_data(folders) -> TrainingData:
+    """The positions of ``folders`` (``bgcli train-data`` folders) in the order given; a
+    folder given twice (the same chunks) is refused, as it would count twice."""
     parts: dict[str, list] = {"boards": [], "targets": [], "source": [], "held": []}
     summaries = []
     for folder in folders:
         arrays, record = read_data(folder)
+        twice = [f["folder"] for f in summaries if f["sha256"] == record["sha256"]]
+        if twice:
+            raise BgcliError(f"{folder}: the same positions as {twice[0]} (given twice)")
         settings = record["settings"]
         names = np.array(source_names(DataSettings(**{**settings,
                                                        "sources": tuple(settings["sources"])})))
         count = int(arrays["boards"].shape[0])
         parts["boards"].append(arrays["boards"])
         parts["targets"].append(arrays["targets"])
-        parts["source"].extend(names[arrays["source"].astype(np.int64)].tolist())
+        parts["source"].append(names[arrays["source"].astype(np.int64)])
         parts["held"].append(np.arange(count) % HOLD_OUT == 0)
         summaries.append({"folder": Path(folder).name, "sha256": record["sha256"],
                           "positions": count, "plies": settings["plies"],
                           "net": settings["net"]})
     return TrainingData(boards=np.ascontiguousarray(np.concatenate(parts["boards"])),
                         targets=np.ascontiguousarray(np.concatenate(parts["targets"])),
-                        source=parts["source"], held=np.concatenate(parts["held"]),
-                        folders=summaries)
+                        source=np.concatenate(parts["source"]),
+                        held=np.concatenate(parts["held"]), folders=summaries)
 
 
 def equity_errors(params: np.ndarray, boards: np.ndarray, targets: np.ndarray) -> dict:
@@ -472,9 +477,8 @@ def _check(params, epoch: int, data: TrainingData, progress: Progress | None) ->
              "held_out": equity_errors(params, data.boards[held], data.targets[held]),
              "train": equity_errors(params, data.boards[train], data.targets[train]),
              "held_out_by_source": {}}
-    sources = np.array(data.source)
-    for name in dict.fromkeys(data.source):  # each source once, in order of appearance
-        index = held[sources[held] == name]
+    for name in dict.fromkeys(data.source[held]):  # each source once, in order of appearance
+        index = held[data.source[held] == name]
         if index.size > 1:
             entry["held_out_by_source"][name] = equity_errors(params, data.boards[index],
                                                               data.targets[index])

@@ -147,8 +147,12 @@ def test_fit_groups_the_held_out_positions_by_source_across_folders(data_dir):
     by_source = state.checks[0]["held_out_by_source"]
     data = learn.read_training_data([data_dir / "data", data_dir / "data8"])
     assert data.held.sum() == 2 and set(data.source) <= {"opening", "backs.txt"}
+    counts = {name: int((data.held & (data.source == name)).sum()) for name in set(data.source)}
+    assert set(by_source) == {name for name, n in counts.items() if n > 1}  # SE needs two
     for name, entry in by_source.items():
-        assert entry["positions"] == sum(1 for s, h in zip(data.source, data.held) if h and s == name)
+        assert entry["positions"] == int((data.held & (data.source == name)).sum())
+    with pytest.raises(learn.BgcliError, match="given twice"):
+        learn.read_training_data([data_dir / "data", data_dir / "data"])
 
 
 def test_split_holds_out_every_tenth():
