@@ -181,12 +181,13 @@ def test_two_ply_probabilities_equal_the_reference(policy, index):
 def test_the_pruning_screen_is_part_of_the_search_and_can_be_left_out():
     """The net's 1-ply probabilities with the pruning net's screen (the default) and without
     it each equal the reference of that search, and the screen changes a choice (a
-    probability) somewhere in these positions."""
+    probability) somewhere in these positions (random ones, and a back game, where many
+    plays are close)."""
     from bgcli.evaluation import _needs_bearoff
 
     values = np.stack([MONEY, MONEY])
     changed = 0
-    for position in POSITIONS:
+    for position in POSITIONS + [Position.from_id("5u42AADAzJwBMw")]:
         board = position.board.astype(np.int8)
         got = {}
         for prune in (True, False):

@@ -60,3 +60,21 @@ python -m scripts.experiments.head_to_head s13_r1e-4_f1.0.npz --deals 10000 --th
 # shipped net widened to the same function, judged against that widened copy
 #   cd /tmp/wide && XDG_CACHE_HOME=/tmp/widecache BGCLI_WEIGHTS=wide.npz \
 #       $A --rate 1e-4 --epochs 40 -o s13_wide128_r1e-4.json --weights wide128.npz
+
+# Session 14: the same two folders continued (stopped after 551 and 549 chunks; to rebuild
+# them exactly give -n 275500 and -n 274500), the product's trainer on them, the checks;
+# the fit was shipped as 0.9.0's net (python -m scripts.ship_net_weights W --check-deals 2000
+# --vs-gnubg vs_gnubg_s14_fit550k_s1_partial.json)
+bgcli train-data /work/learn_data/s3 -n 275500 --seed 3 --from positions/train_backgames.txt --from positions/train_anchors.txt &
+bgcli train-data /work/learn_data/s4 -n 274500 --seed 4 --from positions/train_backgames.txt --from positions/train_anchors.txt &
+wait
+W=s14_fit550k.npz
+bgcli train --data /work/learn_data/s3 --data /work/learn_data/s4 --epochs 60 -o $W --record s14_fit550k.json > /dev/null
+$A --rate 1e-4 --epochs 60 --train-fraction 0.5 -o s14_f0.5.json
+python -m scripts.experiments.head_to_head $W --deals 10000 --themed positions/train_backgames.txt \
+    --themed-starts 1000 --themed-deals 4 -o h2h_s14_fit550k.json > /dev/null
+bash vr_sd.sh $W
+python -m scripts.strength.vs_gnubg --weights $W --deals 2500 --seed 1 -o vs_gnubg_s14_fit550k_s1_partial.json  # stopped at 1,060
+BGCLI_WEIGHTS=$W python -m scripts.strength.rollouts_vs_gnubg --trials 1296 --seed 1 --threads 1 \
+    --variance-reduction -o rollouts_vs_gnubg_vr_s14_fit550k.json
+python -m scripts.experiments.learn_from_search.sampling_ab
