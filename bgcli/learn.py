@@ -384,7 +384,7 @@ def read_training_data(folders) -> TrainingData:
         parts["boards"].append(arrays["boards"])
         parts["targets"].append(arrays["targets"])
         parts["source"].append(names[arrays["source"].astype(np.int64)])
-        parts["held"].append(np.arange(count) % HOLD_OUT == 0)
+        parts["held"].append(held_out(count))
         summaries.append({"folder": Path(folder).name, "sha256": record["sha256"],
                           "positions": count, "plies": settings["plies"],
                           "net": settings["net"]})
@@ -411,11 +411,15 @@ def equity_errors(params: np.ndarray, boards: np.ndarray, targets: np.ndarray) -
             "mse": float(((out - targets) ** 2).sum(axis=1).mean())}
 
 
+def held_out(count: int) -> np.ndarray:
+    """Which of a folder's ``count`` positions are held out: every ``HOLD_OUT``-th."""
+    return np.arange(count) % HOLD_OUT == 0
+
+
 def split(count: int) -> tuple[np.ndarray, np.ndarray]:
-    """(training indices, held-out indices): every ``HOLD_OUT``-th position held out."""
-    index = np.arange(count)
-    held = index % HOLD_OUT == 0
-    return index[~held], index[held]
+    """(training indices, held-out indices) of a folder's ``count`` positions."""
+    held = held_out(count)
+    return np.flatnonzero(~held), np.flatnonzero(held)
 
 
 def fit(folders, settings: FitSettings, start: str | Path | None = None,
