@@ -300,6 +300,11 @@ def data_summary(folder: str | Path) -> dict:
 # ----------------------------------------------------------------------------- training
 
 
+#: The choices of ``FitSettings.nets``: the positions each trains on (the other net's weights
+#: are left as they start; its positions still count in the held-out error, unchanged).
+NETS = ("both", "contact", "race")
+
+
 @dataclass(frozen=True)
 class FitSettings:
     epochs: int = 40
@@ -309,9 +314,12 @@ class FitSettings:
     seed: int = 1
     minutes: float | None = None
     checkpoint: str | None = None
+    nets: str = "both"  # which of the two nets learn: "contact", "race" or "both"
 
     def problems(self) -> list[str]:
         out = []
+        if self.nets not in NETS:
+            out.append(f"nets must be one of {', '.join(NETS)}, not {self.nets!r}")
         if self.epochs < 1:
             out.append(f"epochs must be >= 1, not {self.epochs}")
         if not 0.0 < self.rate <= 1.0:
@@ -361,6 +369,16 @@ class TrainingData:
     @property
     def train_index(self) -> np.ndarray:
         return np.flatnonzero(~self.held)
+
+    def trained_by(self, nets: str) -> np.ndarray:
+        """The training positions that ``nets`` (one of ``NETS``) learns from."""
+        from .kernels.supervised import contact_flags
+
+        if nets == "both":
+            return self.train_index
+        contact = np.zeros(self.boards.shape[0], dtype=np.bool_)
+        contact_flags(self.boards, contact)
+        return np.flatnonzero(~self.held & (contact if nets == "contact" else ~contact))
 
     @property
     def held_index(self) -> np.ndarray:
@@ -446,12 +464,12 @@ def fit(folders, settings: FitSettings, start: str | Path | None = None,
         state.checks.append(_check(state.params, 0, data, progress))
     began = time.perf_counter()
     wall0 = state.wall_s
+    trained = data.trained_by(settings.nets)
     deadline = None if settings.minutes is None else began + 60.0 * settings.minutes
     while state.epochs < settings.epochs:
         if deadline is not None and time.perf_counter() >= deadline:
             break
-        order = np.random.default_rng([settings.seed, state.epochs]).permutation(
-            data.train_index)
+        order = np.random.default_rng([settings.seed, state.epochs]).permutation(trained)
         # an interrupted epoch leaves the state as it was
         params, m, v = state.params.copy(), state.adam_m.copy(), state.adam_v.copy()
         step = np.array([state.adam_step], dtype=np.int64)
@@ -525,7 +543,8 @@ def _resumed(path, settings: FitSettings, folders: list[dict]) -> tuple[FitState
                          f"too, so give more than {run['epochs']}")
     kept = FitSettings(epochs=settings.epochs, rate=run["rate"], batch=run["batch"],
                        equity_weight=run["equity_weight"], seed=run["seed"],
-                       minutes=settings.minutes, checkpoint=settings.checkpoint)
+                       minutes=settings.minutes, checkpoint=settings.checkpoint,
+                       nets=run.get("nets", "both"))
     start_record = dict(record)
     start_record["history"] = record["history"][:-1]  # this run's entry is made again
     start_record.pop("supervised", None)
@@ -553,7 +572,8 @@ def make_record(state: FitState, settings: FitSettings, folders: list[dict],
                 "epochs": [state.run_from, state.epochs], "best_epoch": state.best_epoch,
                 "rate": settings.rate, "batch": settings.batch,
                 "equity_weight": settings.equity_weight, "seed": settings.seed,
-                "data": folders, "held_out": state.checks[state.best_epoch]["held_out"]}
+                "nets": settings.nets, "data": folders,
+                "held_out": state.checks[state.best_epoch]["held_out"]}
     record = dict(start)
     record.update({"command": command, "bgcli_version": __version__,
                    "method": f"{start.get('method', 'unknown')}; then supervised on "
@@ -563,7 +583,7 @@ def make_record(state: FitState, settings: FitSettings, folders: list[dict],
                             "best_epoch": state.best_epoch, "adam_step": state.adam_step,
                             "rate": settings.rate, "batch": settings.batch,
                             "equity_weight": settings.equity_weight,
-                            "seed": settings.seed, "data": folders,
+                            "seed": settings.seed, "nets": settings.nets, "data": folders,
                             "wall_s": round(state.wall_s, 1), "checks": state.checks,
                             "start": {k: start[k] for k in ("command", "method",
                                                             "bgcli_version") if k in start}}

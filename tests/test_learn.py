@@ -203,3 +203,27 @@ def test_equity_errors_of_no_positions_are_nan_without_a_warning(recwarn):
     assert result["positions"] == 0
     assert all(np.isnan(result[k]) for k in ("mean_abs_equity_error", "se", "mse"))
     assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+
+
+RACE = "2NsGAAD/gc0AAA"  # a race: no contact, the race net values it
+
+
+def test_nets_trains_one_net_and_leaves_the_other_as_it_starts(data_dir, tmp_path):
+    race_board, back_board = Position.from_id(RACE).board, Position.from_id(BACK_GAME).board
+    assert not is_contact(race_board, 1) and is_contact(back_board, 1)
+    data = learn.TrainingData(boards=np.stack([back_board, race_board, back_board, race_board]),
+                              targets=np.zeros((4, 5)), source=np.array(["x"] * 4),
+                              held=np.array([True, False, False, False]), folders=[])
+    assert list(data.trained_by("contact")) == [2]
+    assert list(data.trained_by("race")) == [1, 3]
+    assert list(data.trained_by("both")) == [1, 2, 3]
+    start = load_params()
+    checkpoint = tmp_path / "c.npz"
+    state, _, _ = learn.fit([data_dir / "data"], learn.FitSettings(
+        epochs=1, rate=3e-3, nets="contact", checkpoint=str(checkpoint)), progress=None)
+    np.testing.assert_array_equal(state.params[NET_SIZE:], start[NET_SIZE:])
+    assert not np.array_equal(state.params[:NET_SIZE], start[:NET_SIZE])
+    _, _, used = learn.fit([data_dir / "data"], learn.FitSettings(epochs=2), resume=checkpoint,
+                           progress=None)
+    assert used.nets == "contact"
+    assert "nets must be one of" in learn.FitSettings(nets="crashed").problems()[0]

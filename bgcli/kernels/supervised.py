@@ -93,3 +93,10 @@ def net_outputs(params, boards, out):
         offset = 0 if is_contact(board, 1) else NET_SIZE
         forward(params, offset, idx, val, n, z, h, y)
         make_consistent(board, 1, y, out[i])
+
+
+@njit(cache=True, nogil=True)
+def contact_flags(boards, out):
+    """``out[i]``: whether ``boards[i]`` (row 1 on roll) is valued by the contact net."""
+    for i in range(boards.shape[0]):
+        out[i] = is_contact(boards[i], 1)
