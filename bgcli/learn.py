@@ -434,12 +434,6 @@ def held_out(count: int) -> np.ndarray:
     return np.arange(count) % HOLD_OUT == 0
 
 
-def split(count: int) -> tuple[np.ndarray, np.ndarray]:
-    """(training indices, held-out indices) of a folder's ``count`` positions."""
-    held = held_out(count)
-    return np.flatnonzero(~held), np.flatnonzero(held)
-
-
 def fit(folders, settings: FitSettings, start: str | Path | None = None,
         resume: str | Path | None = None, command: str = "",
         progress: Progress | None = _stderr) -> tuple[FitState, list[dict], FitSettings]:

@@ -11,7 +11,7 @@ shipped net towards its own 2-ply judgement (held-out |equity error| 0.0356 -> 0
     python -m scripts.experiments.learn_from_search.adam /work/data/s1 /work/data/s2 \\
         --rate 3e-4 --epochs 8 --equity-weight 1 -o adam.json --weights adam.npz
 
-Every tenth position of each folder is held out (``bgcli.learn.split``). Adam (beta1 0.9,
+Every tenth position of each folder is held out (``bgcli.learn.held_out``). Adam (beta1 0.9,
 beta2 0.999) on mini-batches; the loss per position is the squared error of the five raw
 outputs plus ``--equity-weight`` times the squared error of the cubeless equity they make
 (2W - 1 + W(g) - L(g) + W(bg) - L(bg)). After each epoch the held-out and training mean
@@ -34,56 +34,34 @@ import numpy as np
 
 from bgcli import __version__
 from bgcli.kernels.supervised import adam_epoch
-from bgcli.learn import DataSettings, equity_errors, read_data, source_names, split
+from bgcli.learn import equity_errors, read_training_data
 from bgcli.net import net_id, read_weights, save_weights, weights_path
 
 
-def load(folders: list[str], train_fraction: float = 1.0) -> dict:
-    """The positions of every folder, each split into training and held-out positions;
-    with ``train_fraction`` below 1 only that first share of each folder's positions is
-    trained on (``unused``), the held-out ones all kept, so runs on less data are judged on
-    the same held-out positions."""
-    parts = {"boards": [], "targets": [], "source": [], "held": [], "unused": [],
-             "sha256": [], "names": None}
-    for folder in folders:
-        arrays, record = read_data(folder)
-        count = arrays["boards"].shape[0]
-        train, held = split(count)
-        mask = np.zeros(count, dtype=bool)
-        mask[held] = True
-        parts["boards"].append(arrays["boards"])
-        parts["targets"].append(arrays["targets"])
-        parts["source"].append(arrays["source"])
-        parts["held"].append(mask)
-        unused = ~mask
-        unused[:int(round(train_fraction * count))] = False
-        parts["unused"].append(unused)
-        parts["sha256"].append(record["sha256"])
-        settings = record["settings"]
-        parts["names"] = source_names(DataSettings(**{**settings,
-                                                      "sources": tuple(settings["sources"])}))
-    return {"boards": np.concatenate(parts["boards"]),
-            "targets": np.concatenate(parts["targets"]),
-            "source": np.concatenate(parts["source"]), "held": np.concatenate(parts["held"]),
-            "unused": np.concatenate(parts["unused"]), "sha256": parts["sha256"], "names": parts["names"]}
+def load(folders: list[str], train_fraction: float = 1.0):
+    """The positions of every folder (``bgcli.learn.read_training_data``: every tenth of
+    each held out) and which of them are left unused: with ``train_fraction`` below 1 only
+    that first share of each folder's positions is trained on, the held-out ones all kept,
+    so runs on less data are judged on the same held-out positions."""
+    data = read_training_data(folders)
+    unused = []
+    for folder in data.folders:
+        count = folder["positions"]
+        unused.append(np.arange(count) >= int(round(train_fraction * count)))
+    return data, np.concatenate(unused) & ~data.held
 
 
-def trained_on(data) -> np.ndarray:
-    """Indices of the positions the fit learns from: not held out, not left unused."""
-    return np.flatnonzero(~data["held"] & ~data["unused"])
-
-
-def check(params, data, epoch: int) -> dict:
-    held, train = np.flatnonzero(data["held"]), trained_on(data)
+def check(params, data, train: np.ndarray, epoch: int) -> dict:
+    held = data.held_index
     entry = {"epoch": epoch,
-             "held_out": equity_errors(params, data["boards"][held], data["targets"][held]),
-             "train": equity_errors(params, data["boards"][train], data["targets"][train]),
+             "held_out": equity_errors(params, data.boards[held], data.targets[held]),
+             "train": equity_errors(params, data.boards[train], data.targets[train]),
              "held_out_by_source": {}}
-    for k, name in enumerate(data["names"]):
-        index = held[data["source"][held] == k]
+    for name in dict.fromkeys(data.source[held]):
+        index = held[data.source[held] == name]
         if index.size > 1:
-            entry["held_out_by_source"][name] = equity_errors(params, data["boards"][index],
-                                                              data["targets"][index])
+            entry["held_out_by_source"][name] = equity_errors(params, data.boards[index],
+                                                              data.targets[index])
     h, t = entry["held_out"], entry["train"]
     print(f"epoch {epoch}: held out {h['mean_abs_equity_error']:.4f} ± {h['se']:.4f}, "
           f"training {t['mean_abs_equity_error']:.4f}", file=sys.stderr, flush=True)
@@ -108,40 +86,41 @@ def main() -> None:
     parser.add_argument("--weights", help="write the best epoch's weights here")
     args = parser.parse_args()
 
-    data = load(args.folders, args.train_fraction)
+    data, unused = load(args.folders, args.train_fraction)
     if args.train_sources:  # a specialist: the other sources are only judged, not learnt
         wanted = args.train_sources.split(",")
-        unknown = set(wanted) - set(data["names"])
+        unknown = set(wanted) - set(data.source)
         if unknown:
             parser.error(f"--train-sources: no such source {sorted(unknown)}; "
-                         f"the sources are {data['names']}")
-        codes = [data["names"].index(name) for name in wanted]
-        data["unused"] |= ~np.isin(data["source"], codes)
+                         f"the sources are {sorted(set(data.source))}")
+        unused |= ~np.isin(data.source, wanted)
     if args.limit:
-        for key in ("boards", "targets", "source", "held", "unused"):
-            data[key] = data[key][:args.limit]
+        for key in ("boards", "targets", "source", "held"):
+            setattr(data, key, getattr(data, key)[:args.limit])
+        unused = unused[:args.limit]
     start, start_record = read_weights(weights_path())
     params = start.copy()
     m, v, step = np.zeros(params.size), np.zeros(params.size), np.zeros(1, dtype=np.int64)
-    train = trained_on(data)
-    checks = [check(params, data, 0)]
+    train = np.flatnonzero(~data.held & ~unused)
+    checks = [check(params, data, train, 0)]
     best = (checks[0]["held_out"]["mean_abs_equity_error"], 0, params.copy())
     began = time.perf_counter()
     for epoch in range(1, args.epochs + 1):
         order = np.random.default_rng([args.seed, epoch]).permutation(train)
         stats = np.zeros(2)
-        adam_epoch(params, data["boards"], data["targets"], order, args.batch, args.rate,
+        adam_epoch(params, data.boards, data.targets, order, args.batch, args.rate,
                    args.equity_weight, m, v, step, stats)
-        checks.append(check(params, data, epoch))
+        checks.append(check(params, data, train, epoch))
         error = checks[-1]["held_out"]["mean_abs_equity_error"]
         if error < best[0]:
             best = (error, epoch, params.copy())
     command = shlex.join(["python", "-m", "scripts.experiments.learn_from_search.adam"]
                          + sys.argv[1:])
     record = {"command": command, "bgcli_version": __version__, "start": net_id(),
-              "data": {"folders": args.folders, "sha256": data["sha256"],
-                       "positions": int(data["boards"].shape[0]),
-                       "held_out": int(data["held"].sum()),
+              "data": {"folders": args.folders,
+                       "sha256": [f["sha256"] for f in data.folders],
+                       "positions": int(data.boards.shape[0]),
+                       "held_out": int(data.held.sum()),
                        "trained_on": int(train.size), "train_fraction": args.train_fraction,
                        "train_sources": args.train_sources or "all"},
               "settings": {"rate": args.rate, "epochs": args.epochs, "batch": args.batch,
