@@ -94,7 +94,7 @@ def _steps() -> list[tuple[str, Callable[[], object]]]:
     def supervised():
         import numpy as np
 
-        from .kernels.supervised import adam_epoch, net_outputs
+        from .kernels.supervised import adam_epoch, contact_flags, net_outputs
         from .net import load_params
 
         boards = np.ascontiguousarray(middle.board[None], dtype=np.int8)
@@ -103,6 +103,7 @@ def _steps() -> list[tuple[str, Callable[[], object]]]:
         adam_epoch(load_params().copy(), boards, targets, np.zeros(1, np.int64), 1, 1e-4, 1.0,
                    np.zeros(size), np.zeros(size), np.zeros(1, np.int64), np.zeros(2))
         net_outputs(load_params(), boards, np.zeros((1, 5)))
+        contact_flags(boards, np.zeros(1, dtype=np.bool_))
 
     return [("move generation", lambda: legal_plays(middle, (3, 1))),
             ("evaluators and bear-off databases", evaluators),
