@@ -78,3 +78,21 @@ python -m scripts.strength.vs_gnubg --weights $W --deals 2500 --seed 1 -o vs_gnu
 BGCLI_WEIGHTS=$W python -m scripts.strength.rollouts_vs_gnubg --trials 1296 --seed 1 --threads 1 \
     --variance-reduction -o rollouts_vs_gnubg_vr_s14_fit550k.json
 python -m scripts.experiments.learn_from_search.sampling_ab
+
+# Session 15: round 2, labelled by 0.9.0's net (d4d5) at 2 ply, two folders side by side
+# (stopped after 397 and 398 chunks; rebuild exactly with -n 198500 / -n 199000), then two
+# fits on all four folders: A the contact net only from the self-play net (a8cd: git show
+# a063707^:bgcli/data/net_weights.npz > a8cd.npz), its race net kept; B both nets from d4d5
+bgcli train-data /work/learn_data/r2_s5 -n 198500 --seed 5 --from positions/train_backgames.txt --from positions/train_anchors.txt &
+bgcli train-data /work/learn_data/r2_s6 -n 199000 --seed 6 --from positions/train_backgames.txt --from positions/train_anchors.txt &
+wait
+D="--data /work/learn_data/s3 --data /work/learn_data/s4 --data /work/learn_data/r2_s5 --data /work/learn_data/r2_s6"
+bgcli train $D --epochs 50 --nets contact --start a8cd.npz -o s15_A.npz --record s15_fitA_contact.json > /dev/null &
+bgcli train $D --epochs 50 -o s15_B.npz --record s15_fitB_both.json > /dev/null &
+wait
+for n in A_contact B_both; do
+    python -m scripts.experiments.head_to_head s15_${n%_*}.npz --deals 10000 --themed positions/train_backgames.txt \
+        --themed-starts 1000 --themed-deals 4 -o h2h_s15_fit$n.json > /dev/null
+    BGCLI_WEIGHTS=s15_${n%_*}.npz python -m scripts.strength.rollouts_vs_gnubg --trials 1296 --seed 1 --threads 1 \
+        --variance-reduction -o rollouts_vs_gnubg_vr_s15_fit$n.json
+done
