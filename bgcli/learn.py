@@ -459,6 +459,9 @@ def fit(folders, settings: FitSettings, start: str | Path | None = None,
     began = time.perf_counter()
     wall0 = state.wall_s
     trained = data.trained_by(settings.nets)
+    if trained.size == 0:
+        raise BgcliError(f"--nets {settings.nets}: none of the training positions is the "
+                         f"{settings.nets} net's")
     deadline = None if settings.minutes is None else began + 60.0 * settings.minutes
     while state.epochs < settings.epochs:
         if deadline is not None and time.perf_counter() >= deadline:

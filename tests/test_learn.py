@@ -207,6 +207,11 @@ def test_equity_errors_of_no_positions_are_nan_without_a_warning(recwarn):
 RACE = "2NsGAAD/gc0AAA"  # a race: no contact, the race net values it
 
 
+def data_race_positions(folder) -> int:
+    boards = learn.read_data(folder)[0]["boards"]
+    return sum(not is_contact(board, 1) for board in boards)
+
+
 def test_nets_trains_one_net_and_leaves_the_other_as_it_starts(data_dir, tmp_path):
     race_board, back_board = Position.from_id(RACE).board, Position.from_id(BACK_GAME).board
     assert not is_contact(race_board, 1) and is_contact(back_board, 1)
@@ -225,4 +230,7 @@ def test_nets_trains_one_net_and_leaves_the_other_as_it_starts(data_dir, tmp_pat
     _, _, used = learn.fit([data_dir / "data"], learn.FitSettings(epochs=2), resume=checkpoint,
                            progress=None)
     assert used.nets == "contact"
+    assert data_race_positions(data_dir / "data") == 0  # 20 plies from the opening: no race
+    with pytest.raises(learn.BgcliError, match="none of the training positions"):
+        learn.fit([data_dir / "data"], learn.FitSettings(nets="race"), progress=None)
     assert "nets must be one of" in learn.FitSettings(nets="crashed").problems()[0]
