@@ -96,3 +96,9 @@ for n in A_contact B_both; do
     BGCLI_WEIGHTS=s15_${n%_*}.npz python -m scripts.strength.rollouts_vs_gnubg --trials 1296 --seed 1 --threads 1 \
         --variance-reduction -o rollouts_vs_gnubg_vr_s15_fit$n.json
 done
+# C: B's contact net with the self-play net's race net (the best of the three on rollouts)
+python -m scripts.experiments.learn_from_search.splice s15_B.npz a8cd.npz -o s15_C.npz
+python -m scripts.experiments.head_to_head s15_C.npz --deals 10000 --themed positions/train_backgames.txt \
+    --themed-starts 1000 --themed-deals 4 -o h2h_s15_fitC_spliced.json > /dev/null
+BGCLI_WEIGHTS=s15_C.npz python -m scripts.strength.rollouts_vs_gnubg --trials 1296 --seed 1 --threads 1 \
+    --variance-reduction -o rollouts_vs_gnubg_vr_s15_fitC_spliced.json
