@@ -454,14 +454,14 @@ def fit(folders, settings: FitSettings, start: str | Path | None = None,
     else:
         params, start_record = read_weights(start if start is not None else weights_path())
         state = FitState(params=params.copy(), start_record=start_record)
-    if not state.checks:
-        state.checks.append(_check(state.params, 0, data, progress))
-    began = time.perf_counter()
-    wall0 = state.wall_s
     trained = data.trained_by(settings.nets)
     if trained.size == 0:
         raise BgcliError(f"--nets {settings.nets}: none of the training positions is the "
                          f"{settings.nets} net's")
+    if not state.checks:
+        state.checks.append(epoch_check(state.params, 0, data, progress))
+    began = time.perf_counter()
+    wall0 = state.wall_s
     deadline = None if settings.minutes is None else began + 60.0 * settings.minutes
     while state.epochs < settings.epochs:
         if deadline is not None and time.perf_counter() >= deadline:
@@ -477,7 +477,7 @@ def fit(folders, settings: FitSettings, start: str | Path | None = None,
         state.params, state.adam_m, state.adam_v = params, m, v
         state.adam_step, state.epochs = int(step[0]), state.epochs + 1
         state.wall_s = wall0 + time.perf_counter() - began
-        state.checks.append(_check(state.params, state.epochs, data, progress))
+        state.checks.append(epoch_check(state.params, state.epochs, data, progress))
         if _held_error(state.checks[-1]) < _held_error(state.checks[state.best_epoch]):
             state.best_params, state.best_epoch = state.params.copy(), state.epochs
         if settings.checkpoint:
@@ -490,8 +490,13 @@ def _held_error(check: dict) -> float:
     return math.inf if math.isnan(error) else error
 
 
-def _check(params, epoch: int, data: TrainingData, progress: Progress | None) -> dict:
-    held, train = data.held_index, data.train_index
+def epoch_check(params, epoch: int, data: TrainingData, progress: Progress | None,
+                train: np.ndarray | None = None) -> dict:
+    """The record of an epoch: mean |equity error| (with SE) of the held-out positions, of
+    the training ones (``train``, default all not held out) and of the held-out positions
+    of each source; a line to ``progress``."""
+    held = data.held_index
+    train = data.train_index if train is None else train
     entry = {"epoch": epoch,
              "held_out": equity_errors(params, data.boards[held], data.targets[held]),
              "train": equity_errors(params, data.boards[train], data.targets[train]),

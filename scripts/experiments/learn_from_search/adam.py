@@ -34,7 +34,7 @@ import numpy as np
 
 from bgcli import __version__
 from bgcli.kernels.supervised import adam_epoch
-from bgcli.learn import equity_errors, read_training_data
+from bgcli.learn import epoch_check, read_training_data
 from bgcli.net import net_id, read_weights, save_weights, weights_path
 
 
@@ -51,21 +51,9 @@ def load(folders: list[str], train_fraction: float = 1.0):
     return data, np.concatenate(unused) & ~data.held
 
 
-def check(params, data, train: np.ndarray, epoch: int) -> dict:
-    held = data.held_index
-    entry = {"epoch": epoch,
-             "held_out": equity_errors(params, data.boards[held], data.targets[held]),
-             "train": equity_errors(params, data.boards[train], data.targets[train]),
-             "held_out_by_source": {}}
-    for name in dict.fromkeys(data.source[held]):
-        index = held[data.source[held] == name]
-        if index.size > 1:
-            entry["held_out_by_source"][name] = equity_errors(params, data.boards[index],
-                                                              data.targets[index])
-    h, t = entry["held_out"], entry["train"]
-    print(f"epoch {epoch}: held out {h['mean_abs_equity_error']:.4f} ± {h['se']:.4f}, "
-          f"training {t['mean_abs_equity_error']:.4f}", file=sys.stderr, flush=True)
-    return entry
+def check(params, epoch: int, data, train: np.ndarray) -> dict:
+    return epoch_check(params, epoch, data, lambda line: print(line, file=sys.stderr,
+                                                               flush=True), train)
 
 
 def main() -> None:
@@ -102,7 +90,7 @@ def main() -> None:
     params = start.copy()
     m, v, step = np.zeros(params.size), np.zeros(params.size), np.zeros(1, dtype=np.int64)
     train = np.flatnonzero(~data.held & ~unused)
-    checks = [check(params, data, train, 0)]
+    checks = [check(params, 0, data, train)]
     best = (checks[0]["held_out"]["mean_abs_equity_error"], 0, params.copy())
     began = time.perf_counter()
     for epoch in range(1, args.epochs + 1):
@@ -110,7 +98,7 @@ def main() -> None:
         stats = np.zeros(2)
         adam_epoch(params, data.boards, data.targets, order, args.batch, args.rate,
                    args.equity_weight, m, v, step, stats)
-        checks.append(check(params, data, train, epoch))
+        checks.append(check(params, epoch, data, train))
         error = checks[-1]["held_out"]["mean_abs_equity_error"]
         if error < best[0]:
             best = (error, epoch, params.copy())
