@@ -357,3 +357,33 @@ def test_compile_compiles_every_kernel_and_names_the_cache(capsys):
         "move generation", "evaluators and bear-off databases", "rollouts", "self-play training",
         "supervised training"]
     assert "every kernel compiled and cached in" in steps[-1]
+
+
+def test_parallel_first_runs_do_not_share_a_cache_file(tmp_path, monkeypatch):
+    """numba reads a kernel's cache index, adds an entry and writes it back: two processes
+    compiling at once once gave two kernels one data file (a segfault at every later run).
+    bgcli.kernels locks each save: here eight savers who all read the index before anyone
+    writes it (without the lock) each still find their own entry."""
+    import threading
+    import time
+
+    import bgcli.kernels  # noqa: F401  (installs the lock)
+    from numba.core.caching import IndexDataCacheFile
+
+    load_index = IndexDataCacheFile._load_index
+
+    def slow_load(self):  # widen the window between reading and writing the index
+        overloads = load_index(self)
+        time.sleep(0.05)
+        return overloads
+
+    monkeypatch.setattr(IndexDataCacheFile, "_load_index", slow_load)
+    cache = IndexDataCacheFile(str(tmp_path), "kernel", "stamp")
+    keys = [(f"signature {n}", "machine") for n in range(8)]
+    savers = [threading.Thread(target=cache.save, args=(key, ("code for", key)))
+              for key in keys]
+    for saver in savers:
+        saver.start()
+    for saver in savers:
+        saver.join()
+    assert [cache.load(key) for key in keys] == [("code for", key) for key in keys]
