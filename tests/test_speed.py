@@ -76,12 +76,14 @@ def test_luck_values_are_each_rolls_own_best_play(position_id):
 @pytest.mark.parametrize("position_id", LUCK_POSITIONS)
 def test_screened_luck_values_are_the_best_of_the_plays_the_screen_keeps(position_id):
     """The net's luck in rollouts (kernels.luck.screened_roll_values) values each roll by
-    the search's reply. Without the pruning net that is every play's best, roll_values'
-    value; with it, in contact, the best of the plays the screen keeps: never above the
-    best of all plays, and the mean is the roll-weighted sum of the 21 rolls' values."""
+    the best of the plays a screen keeps: in contact the pruning net's (none without it: then
+    every play's best, roll_values' value), in races the linearized net's. Never above the
+    best of all plays, and the mean is the roll-weighted sum of the 21 rolls' values: one
+    function for every roll, so the luck's expectation stays zero."""
     from bgcli.kernels import luck, net, search
 
     board = Position.from_id(position_id).board.copy()
+    contact = position_id in LUCK_POSITIONS[:2]
     probs, mover, mean, actual, full_mean, full = (np.zeros(5) for _ in range(6))
     screened_means = []
     for prune in (False, True):
@@ -90,25 +92,72 @@ def test_screened_luck_values_are_the_best_of_the_plays_the_screen_keeps(positio
         work = search.work_buffers(True, weights)
         expected_mean = np.zeros(5)
         for r, (a, b) in enumerate(luck.ROLLS):
-            luck.screened_roll_values(board, a, b, code, params, weights, work, probs,
-                                      mover, mean, actual)
+            luck.screened_roll_values(board, a, b, params, weights, work,
+                                      luck.linear_buffers(), probs, mover, mean, actual)
             luck.roll_values(board, a, b, code, params, weights, new_buffers(),
                              net.choice_buffers(weights), probs, mover, full_mean, full)
-            if not prune:
+            if contact and not prune:
                 np.testing.assert_allclose(actual, full, rtol=0, atol=2e-5)
             assert (evaluation.cubeless_equity(actual)
                     <= evaluation.cubeless_equity(full) + 1e-5)
             expected_mean += luck.ROLL_WEIGHTS[r] * actual
         np.testing.assert_allclose(mean, expected_mean, rtol=0, atol=1e-12)
-        if not prune:
+        if contact and not prune:
             np.testing.assert_allclose(mean, full_mean, rtol=0, atol=2e-5)
         screened_means.append(mean.copy())
-    contact = position_id in LUCK_POSITIONS[:2]
-    # the screen drops plays in contact only: there it may lower the mean, never raise it
+    # the pruning net screens in contact only: there it may lower the mean, never raise it
     gap = evaluation.cubeless_equity(screened_means[0]) - evaluation.cubeless_equity(
         screened_means[1])
     assert (0 <= gap < 0.02) if contact else gap == 0
-    assert np.array_equal(board, Position.from_id(position_id).board)  # left as it was
+
+
+@pytest.mark.parametrize("position_id", ["tW0AAED7AQAAAA", "kgAAkAQAAAAAAA",
+                                         "2+4OAADb9gAAAA"])
+def test_the_linearized_net_ranks_race_plays_as_the_net_does(position_id):
+    """kernels.luck.linearize: a race play's screen value is the first-order change of the
+    mover's equity from the position rolled from. It must track the net's own value of the
+    plays (their differences within a roll) and keep the net's best play of most rolls
+    among its RACE_KEEP, the others close (the bear-off, where the net is least linear,
+    loses most: 0.009 a roll on average), and linear_screen must keep exactly its highest
+    values, in the move generator's order."""
+    from bgcli.kernels import luck, movegen, net, search
+    from bgcli.kernels.evaluate import ROLLS
+
+    position = Position.from_id(position_id)
+    board = position.board.copy()
+    assert not net.is_contact(board, 0)
+    code, params = evaluation.policy_code("net", bearoff=False)
+    weights = net.playout_weights(params)
+    work = search.work_buffers(True, weights)
+    level, linear = work[8][1], luck.linear_buffers()
+    search._know(board, 0, params, weights, level)
+    assert luck.linearize(weights, level, linear)
+    hits, rolls, lost, screen_gaps, net_gaps = 0, 0, 0.0, [], []
+    for a, b in ROLLS:
+        boards = work[0]
+        count, _ = movegen.generate_plays(board, a, b, *work[:5])
+        if count < 2:
+            continue
+        keep = min(count, luck.RACE_KEEP)
+        luck.linear_screen(count, keep, board, boards, linear[0], work)
+        scores = work[5][:count, 0].copy()
+        kept = work[6][:keep].copy()
+        values = np.empty(count)
+        out = np.zeros(5)
+        for i in range(count):
+            net.net_probabilities(boards[i], 0, params, out)
+            values[i] = -evaluation.cubeless_equity(out)
+        top = sorted(range(count), key=lambda i: (-scores[i], i))[:keep]
+        np.testing.assert_array_equal(kept, boards[sorted(top)][:count])
+        rolls += 1
+        hits += any(np.array_equal(boards[int(np.argmax(values))], play) for play in kept)
+        lost += values.max() - values[top].max()
+        screen_gaps.extend(scores - scores.mean())
+        net_gaps.extend(values - values.mean())
+    assert rolls >= 10
+    assert hits >= 0.65 * rolls
+    assert lost / rolls < 0.015
+    assert np.corrcoef(screen_gaps, net_gaps)[0, 1] > 0.75  # 0.82 in the bear-off
 
 
 def new_buffers():

@@ -35,7 +35,8 @@ from .cube import CENTRED, OWN, THEIRS, cubeful_equity, doubles_and_takes, effic
 from .match_cube import cubeful_mwc, match_doubles_and_takes, mwc_after
 from .dice import next_u64, roll_dice
 from .evaluate import POLICY_NET, POLICY_RANDOM, evaluate, twosided_win
-from .luck import ROLL_WEIGHTS, ROLLS, best_value, roll_values, screened_roll_values, swap_sides  # noqa: F401  (re-exported for scripts)
+from .luck import (ROLL_WEIGHTS, ROLLS, best_value, linear_buffers,  # noqa: F401 (scripts)
+                   roll_values, screened_roll_values, swap_sides)
 from .net import choice_buffers, drop_references, playout_weights
 from .movegen import MAX_PLAYS, generate_plays, new_buffers
 from .search import MONEY_VALUES, choose_play, node_probabilities, work_buffers
@@ -94,7 +95,8 @@ def playout_settings(policy, initial=False, truncate=NO_TRUNCATION, variance_red
 @njit(cache=True, nogil=True)
 def search_buffers(settings, weights):
     """What a playout searching at ``settings.checker_plies`` works with (tiny arrays at 0):
-    the search's buffers, its (2, 3) filter stages, and per-play scores and depths."""
+    the search's buffers, its (2, 3) filter stages, per-play scores and depths, and the
+    luck's linearized net (``luck.linear_buffers``)."""
     needed = settings.checker_plies > 0
     size = MAX_PLAYS if needed else 1
     # the net's luck measures each roll with the search's reply (kernels.luck)
@@ -103,7 +105,7 @@ def search_buffers(settings, weights):
     stages[0, 0], stages[0, 1], stages[0, 2] = settings.accept0, settings.extra0, settings.threshold0
     stages[1, 0], stages[1, 1], stages[1, 2] = settings.accept1, settings.extra1, settings.threshold1
     return (work_buffers(replies, weights), stages, np.empty((size, 5)),
-            np.zeros(size, dtype=np.int64))
+            np.zeros(size, dtype=np.int64), linear_buffers())
 
 
 #: ``met`` for money rollouts, which never read it
@@ -133,7 +135,7 @@ def _choose_play(count, policy, params, weights, state, boards, probs, mover_bes
 @njit(cache=True, nogil=True)
 def _searched_choice(count, boards, settings, params, weights, search):
     """The play the filtered search at ``settings.checker_plies`` picks (money values)."""
-    work, stages, scores, depth = search
+    work, stages, scores, depth, _ = search
     return choose_play(count, boards, settings.checker_plies, stages, MONEY_VALUES,
                        settings.policy, params, weights, True, work, scores, depth)
 
@@ -236,7 +238,7 @@ def play_trial(board, state, first_rolls, settings, params, weights, buffers, sc
         # --- the luck of that roll, measured before it is played
         if settings.variance_reduction:  # (kernels.luck)
             if policy == POLICY_NET:  # the search's reply: the pruning net screens plays
-                screened_roll_values(board, d1, d2, policy, params, weights, search[0],
+                screened_roll_values(board, d1, d2, params, weights, search[0], search[4],
                                      probs, mover_value, mean_value, actual_value)
             else:
                 roll_values(board, d1, d2, policy, params, weights, buffers, luck_choice,
