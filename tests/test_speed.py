@@ -109,6 +109,7 @@ def test_screened_luck_values_are_the_best_of_the_plays_the_screen_keeps(positio
     gap = evaluation.cubeless_equity(screened_means[0]) - evaluation.cubeless_equity(
         screened_means[1])
     assert (0 <= gap < 0.02) if contact else gap == 0
+    assert np.array_equal(board, Position.from_id(position_id).board)  # left as it was
 
 
 @pytest.mark.parametrize("position_id", ["tW0AAED7AQAAAA", "kgAAkAQAAAAAAA",
