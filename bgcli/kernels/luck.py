@@ -54,8 +54,8 @@ from .evaluate import (ONESIDED_SLOT, POLICY_NET, PRUNE_SLOT, ROLL_WEIGHTS, ROLL
 from .movegen import generate_plays
 from .net import (B2_AT, BAR, N_HIDDEN, N_SIDE, NET_SIZE, W2_AT, drop_references,
                   extra_input, is_contact, net_choose_into)
-from .search import MONEY_VALUES, _know, _mover_coefficients, _screen, net_children
-from .search import mover_value as value_for_mover
+from .search import (MONEY_VALUES, _know, _mover_coefficients, _screen, best_child,
+                     keep_best, net_children)
 
 #: How close to 0 or 1 every probability of a settled position is (module docstring).
 SETTLED = 1e-3
@@ -180,14 +180,7 @@ def _screened_best(board, a, b, contact, linearized, params, prune_at, weights, 
         candidates = screened
         count = keep
     net_children(count, candidates, params, weights, True, probs, level[0], level[2][1])
-    best = -1e300
-    choice = 0
-    for i in range(count):
-        value = value_for_mover(MONEY_VALUES, 0, probs[i])
-        if value > best:
-            best = value
-            choice = i
-    swap_sides(probs[choice], out)
+    swap_sides(probs[best_child(count, MONEY_VALUES, 0, probs)], out)
 
 
 @njit(cache=True, nogil=True)
@@ -256,6 +249,14 @@ def linear_screen(count, keep, board, plays, table, work):
     ``screened`` in the move generator's order, as ``search._screen`` does with the pruning
     net (ties: the earlier play); the values go to column 0 of ``work``'s ``probs``."""
     _, _, _, _, _, scores, screened, picked, _ = work
+    linear_scores(count, board, plays, table, scores)
+    keep_best(count, keep, plays, scores, picked, screened)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def linear_scores(count, board, plays, table, scores):
+    """``scores[b, 0]``: the linearized value (``table``) of play ``b`` from ``board``, a
+    sum over the points it changes."""
     for b in range(count):
         total = 0.0
         for s in range(2):
@@ -267,28 +268,3 @@ def linear_screen(count, keep, board, plays, table, work):
                 changed &= changed - 1
                 total += table[s, i, plays[b, s, i]] - table[s, i, board[s, i]]
         scores[b, 0] = total
-    kept = 0  # picked[0:kept]: the best so far, best first
-    for b in range(count):
-        value = scores[b, 0]
-        if kept < keep:
-            at = kept
-            kept += 1
-        elif value > scores[picked[kept - 1], 0]:
-            at = kept - 1
-        else:
-            continue
-        while at > 0 and value > scores[picked[at - 1], 0]:
-            picked[at] = picked[at - 1]
-            at -= 1
-        picked[at] = b
-    for n in range(1, keep):  # back into the move generator's order
-        index = picked[n]
-        at = n
-        while at > 0 and picked[at - 1] > index:
-            picked[at] = picked[at - 1]
-            at -= 1
-        picked[at] = index
-    for n in range(keep):
-        for s in range(2):
-            for i in range(25):
-                screened[n, s, i] = plays[picked[n], s, i]

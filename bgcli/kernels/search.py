@@ -219,28 +219,22 @@ def _mover_coefficients(values, side, out):
     out[5] = values[side, 3]
 
 
-@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
-def _screen(count, keep, board, boards, side, values, params, prune_at, work, level):
-    """Score every play of a roll from ``board`` with the pruning net and copy the best
-    ``keep`` (ties: the earlier play) to ``screened`` in the move generator's order, their
-    indices to ``picked``."""
-    _, _, _, _, _, probs, screened, picked, _ = work
-    rows, coefficients = level[3], level[4]
-    _mover_coefficients(values, side, coefficients)
-    constant = value_weights(coefficients, params, prune_at, rows[2])
-    prune_values(count, boards, board, rows[0], params, prune_at, constant, rows[2], rows[1],
-                 probs)
+@njit(cache=True, nogil=True, _nrt=False)
+def keep_best(count, keep, boards, scores, picked, out):
+    """Copy the ``keep`` of ``boards[:count]`` with the highest ``scores[:, 0]`` to ``out``
+    in the move generator's order (ties: the earlier play), their indices to ``picked``:
+    the selection of every screen (this module's pruning net, ``luck.linear_screen``)."""
     kept = 0  # picked[0:kept]: the best so far, best first (insertion: keep is at most 17)
     for i in range(count):
-        value = probs[i, 0]
+        value = scores[i, 0]
         if kept < keep:
             at = kept
             kept += 1
-        elif value > probs[picked[kept - 1], 0]:
+        elif value > scores[picked[kept - 1], 0]:
             at = kept - 1
         else:
             continue
-        while at > 0 and value > probs[picked[at - 1], 0]:
+        while at > 0 and value > scores[picked[at - 1], 0]:
             picked[at] = picked[at - 1]
             at -= 1
         picked[at] = i
@@ -255,7 +249,35 @@ def _screen(count, keep, board, boards, side, values, params, prune_at, work, le
         play = boards[picked[n]]
         for side_row in range(2):
             for index in range(25):
-                screened[n, side_row, index] = play[side_row, index]
+                out[n, side_row, index] = play[side_row, index]
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def best_child(count, values, side, probs):
+    """The index of the play whose probabilities (``probs[:count]``, from the side that
+    moves next) the mover values most (``mover_value``; ties: the earlier play)."""
+    best = -1e300
+    choice = 0
+    for i in range(count):
+        value = mover_value(values, side, probs[i])
+        if value > best:
+            best = value
+            choice = i
+    return choice
+
+
+@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
+def _screen(count, keep, board, boards, side, values, params, prune_at, work, level):
+    """Score every play of a roll from ``board`` with the pruning net and copy the best
+    ``keep`` (ties: the earlier play) to ``screened`` in the move generator's order, their
+    indices to ``picked``."""
+    _, _, _, _, _, probs, screened, picked, _ = work
+    rows, coefficients = level[3], level[4]
+    _mover_coefficients(values, side, coefficients)
+    constant = value_weights(coefficients, params, prune_at, rows[2])
+    prune_values(count, boards, board, rows[0], params, prune_at, constant, rows[2], rows[1],
+                 probs)
+    keep_best(count, keep, boards, probs, picked, screened)
 
 
 @njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
@@ -287,13 +309,7 @@ def _reply(board, r, scratch, side, values, policy, params, weights, folded, wor
                      scratch[2][1])
     else:
         _heuristic_children(count, candidates, params, probs)
-    best = -1e300
-    choice = 0
-    for i in range(count):
-        value = mover_value(values, side, probs[i])
-        if value > best:
-            best = value
-            choice = i
+    choice = best_child(count, values, side, probs)
     for index in range(25):
         chosen[0, index] = candidates[choice, 1, index]
         chosen[1, index] = candidates[choice, 0, index]

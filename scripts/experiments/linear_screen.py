@@ -11,6 +11,8 @@ side and checker count; a play's screen value is then a sum over the points it c
 (a few additions, against a row of 16 hidden units per point for the pruning net). The
 nonlinear hand-made inputs (shots, escapes, primes...) are left out of the screen, as the
 pruning net leaves them out; the full net scores the plays kept.
+The linearization and its screen are ``kernels.luck``'s (``linearize``, ``linear_screen``),
+which 0.9.2 ships with the contact 5 / races 2 variant measured here.
 
 Measured on the positions before each roll of greedy 0-ply games from the two benchmark
 positions (settled positions left out, as the playout leaves them out), as
@@ -28,17 +30,15 @@ import time
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from bgcli import __version__
 from bgcli.evaluation import policy_code, policy_net
 from bgcli.kernels.evaluate import PRUNE_SLOT, ROLL_WEIGHTS, ROLLS, table_start
+from bgcli.kernels.luck import linear_buffers, linear_scores, linear_screen, linearize
 from bgcli.kernels.movegen import generate_plays
-from bgcli.kernels.net import (B2_AT, BAR, N_HIDDEN, N_SIDE, NET_SIZE, W2_AT, extra_input,
-                               is_contact, playout_weights)
-from bgcli.kernels.search import (MONEY_VALUES, _know, _mover_coefficients, _screen,
-                                  mover_value, net_children, screen_size, swap_sides,
-                                  work_buffers)
+from bgcli.kernels.net import N_HIDDEN, is_contact, playout_weights
+from bgcli.kernels.search import (MONEY_VALUES, _know, _screen, best_child, keep_best,
+                                  net_children, screen_size, swap_sides, work_buffers)
 from bgcli.notation.detect import parse_situation
 from scripts.experiments.cheaper_luck import (EQUITY, POSITIONS, centred, game_positions,
                                               position_inputs, screened_values, spread)
@@ -62,103 +62,6 @@ VR_GAME = {"4HPwATDgc/ABMA": {"variance": 0.2997 ** 2, "seconds": 1 / 109.15},
            "a5yDAQYtO4MBAw": {"variance": 0.2078 ** 2, "seconds": 1 / 209.03}}
 
 
-@njit(cache=False, error_model="numpy")
-def linear_table(weights, level, coefficients, gradient, table):
-    """``table[s, i, c]``: the linearized mover's value of ``c`` checkers of board row
-    ``s`` on point ``i`` (24: the bar), from the reference (``_know``) of ``level``; False
-    when the position has no net reference (a side has no checker left)."""
-    choice, known = level[0], level[2]
-    net = known[1]
-    if net < 0:
-        return False
-    z = choice[5][net]
-    offset = net * NET_SIZE
-    _mover_coefficients(MONEY_VALUES, 0, coefficients)
-    h = np.empty(N_HIDDEN)
-    for j in range(N_HIDDEN):
-        h[j] = 0.5 + 0.5 * z[j] / (1.0 + abs(z[j]))
-        gradient[j] = 0.0
-    for k in range(5):
-        a = weights[offset + B2_AT + k]
-        for j in range(N_HIDDEN):
-            a += weights[offset + W2_AT + k * N_HIDDEN + j] * h[j]
-        y = 1.0 / (1.0 + np.exp(-a))
-        scale = coefficients[1 + k] * y * (1.0 - y)
-        for j in range(N_HIDDEN):
-            gradient[j] += scale * weights[offset + W2_AT + k * N_HIDDEN + j]
-    for j in range(N_HIDDEN):
-        slope = 0.5 / (1.0 + abs(z[j]))
-        gradient[j] *= slope * slope * 2.0  # d/dz of 0.5 + 0.5 z / (1 + |z|)
-    units = np.empty(4)
-    for s in range(2):
-        for i in range(25):
-            if i < 24:
-                for u in range(4):
-                    row = offset + (s * N_SIDE + 4 * i + u) * N_HIDDEN
-                    total = 0.0
-                    for j in range(N_HIDDEN):
-                        total += weights[row + j] * gradient[j]
-                    units[u] = total
-                for c in range(16):
-                    value = 0.0
-                    for u in range(3):
-                        if c > u:
-                            value += units[u]
-                    if c > 3:
-                        value += (c - 3) * 0.5 * units[3]
-                    table[s, i, c] = value
-            else:
-                row = offset + extra_input(s, BAR) * N_HIDDEN
-                total = 0.0
-                for j in range(N_HIDDEN):
-                    total += weights[row + j] * gradient[j]
-                for c in range(16):
-                    table[s, 24, c] = c * 0.5 * total
-    return True
-
-
-@njit(cache=False, _nrt=False)
-def linear_screen(count, keep, board, plays, table, scores, picked, screened):
-    """The ``keep`` plays of highest linearized value (``table``) copied to ``screened``
-    in the move generator's order (the selection of ``search._screen``)."""
-    for b in range(count):
-        total = 0.0
-        for s in range(2):
-            changed = np.int64(0)
-            for i in range(25):
-                changed |= np.int64(plays[b, s, i] != board[s, i]) << i
-            while changed:
-                i = trailing_zeros(changed)
-                changed &= changed - 1
-                total += table[s, i, plays[b, s, i]] - table[s, i, board[s, i]]
-        scores[b] = total
-    kept = 0
-    for b in range(count):
-        value = scores[b]
-        if kept < keep:
-            at = kept
-            kept += 1
-        elif value > scores[picked[kept - 1]]:
-            at = kept - 1
-        else:
-            continue
-        while at > 0 and value > scores[picked[at - 1]]:
-            picked[at] = picked[at - 1]
-            at -= 1
-        picked[at] = b
-    for n in range(1, keep):  # back into the move generator's order
-        index = picked[n]
-        at = n
-        while at > 0 and picked[at - 1] > index:
-            picked[at] = picked[at - 1]
-            at -= 1
-        picked[at] = index
-    for n in range(keep):
-        for s in range(2):
-            for i in range(25):
-                screened[n, s, i] = plays[picked[n], s, i]
-
-
 @njit(cache=False)
 def variant_values(boards, contact_keep, contact_screen, race_keep, race_screen, margin,
                    params, weights, work, out):
@@ -167,10 +70,7 @@ def variant_values(boards, contact_keep, contact_screen, race_keep, race_screen,
     number kept, then the pruning net) in contact and in races."""
     plays, probs, screened, level = work[0], work[5], work[6], work[8][1]
     prune_at = table_start(params, PRUNE_SLOT)
-    table = np.zeros((2, 25, 16))
-    coefficients = np.empty(6)
-    gradient = np.empty(N_HIDDEN)
-    scores = np.empty(plays.shape[0])
+    linear = linear_buffers()
     pre = np.empty_like(plays)
     order = np.empty(plays.shape[0], dtype=np.int64)
     for i in range(boards.shape[0]):
@@ -179,7 +79,7 @@ def variant_values(boards, contact_keep, contact_screen, race_keep, race_screen,
         contact = is_contact(board, 0)
         how = contact_screen if contact else race_screen
         keep_at_most = contact_keep if contact else race_keep
-        if how >= 2 and not linear_table(weights, level, coefficients, gradient, table):
+        if how >= 2 and not linearize(weights, level, linear):
             how = 0
         for r in range(21):
             count, _ = generate_plays(board, ROLLS[r, 0], ROLLS[r, 1], plays, work[1], work[2],
@@ -203,13 +103,14 @@ def variant_values(boards, contact_keep, contact_screen, race_keep, race_screen,
                                 screened[count] = screened[n]
                             count += 1
             elif keep < count and how == 2:
-                linear_screen(count, keep, board, plays, table, scores, order, screened)
+                linear_screen(count, keep, board, plays, linear[0], work)
                 candidates = screened
                 count = keep
             elif keep < count and how == 3:  # linear to twice the screen, then pruning net
                 first = min(count, 2 * keep)
                 if first < count:
-                    linear_screen(count, first, board, plays, table, scores, order, pre)
+                    linear_scores(count, board, plays, linear[0], probs)
+                    keep_best(count, first, plays, probs, order, pre)
                     count = first
                     source = pre
                 else:
@@ -220,14 +121,7 @@ def variant_values(boards, contact_keep, contact_screen, race_keep, race_screen,
                 count = keep
             net_children(count, candidates, params, weights, True, probs, level[0],
                          level[2][1])
-            best = -1e300
-            choice = 0
-            for k in range(count):
-                value = mover_value(MONEY_VALUES, 0, probs[k])
-                if value > best:
-                    best = value
-                    choice = k
-            swap_sides(probs[choice], out[i, r])
+            swap_sides(probs[best_child(count, MONEY_VALUES, 0, probs)], out[i, r])
 
 
 SCREEN_CODES = {"none": 0, "prune": 1, "linear": 2, "linear+prune": 3}
