@@ -186,3 +186,68 @@ def test_the_match_winning_line():
 def test_a_file_without_games_is_reported():
     assert parse_match(" 5 point match\n", "empty.mat").problems == [
         "empty.mat:1: no game in this file"]
+
+
+def test_what_xg_and_other_programs_write_instead():
+    """The variants gnubg 1.07's importer reads (its import.c): 'Cannot Move' for a roll that
+    cannot be played, 'Doubles' without the cube, 'Take' / 'Drop', a rating after a name."""
+    text = MAT.replace("Alice Smith : 0", "Alice Smith, 1612.5 : 0").replace(
+        "Bob van der Berg : 0", "Bob van der Berg, 1480 : 0").replace(
+        "Doubles => 2               Takes", "Double                      Take").replace(
+        "21: 13/10", "Doubles") + "  5) Drop\n"
+    match = parse_match(text, "xg.mat")
+    assert match.problems == []
+    assert match.names == ("Alice Smith", "Bob van der Berg")
+    game = match.games[0]
+    assert [(d.player, d.action) for d in game.decisions if d.kind == "take"] == [
+        (1, "take"), (0, "drop")]
+    assert (game.winner, game.points, game.resigned) == (1, 2, False)
+    # match7's player 0 dances with 61 on its line 13: written 'Cannot Move', the same match
+    original = (FIXTURES / "match7.mat").read_text()
+    dance = "  7) 61:                         62:"
+    assert dance in original
+    xg = parse_match(original.replace(dance, "  7) 61: Cannot Move             62:"), "m.mat")
+    assert xg.problems == []
+    assert [(d.situation.gnubg_id, d.action) for d in xg.decisions] == [
+        (d.situation.gnubg_id, d.action) for d in read_match(FIXTURES / "match7.mat").decisions]
+    # 'Cannot Move' is checked like an empty move: a roll that can be played is an error
+    bad = parse_match(MAT.replace("64: 24/18 13/9", "64: Cannot Move"), "xg.mat")
+    assert bad.problems[0].startswith("xg.mat:6: no move written for 64")
+
+
+def test_a_resignation_after_rolling():
+    """XG writes '???' after a roll its player resigned on: the roll has plays, no move is
+    written and the opponent's 'Wins' follows. No decision is made of that roll."""
+    text = MAT + "  5) 52: ???                     Wins 2 points\n"
+    match = parse_match(text, "xg.mat")
+    assert match.problems == []
+    game = match.games[0]
+    assert (game.winner, game.points, game.resigned) == (1, 2, True)
+    assert game.decisions[-1].action == "13/10"  # Bob's 21 stays the last decision
+    # without the opponent's 'Wins' next, a roll with plays and no move is still an error
+    cut = parse_match(MAT + "  5) 52: ???                     21: 24/23 6/5\n", "xg.mat")
+    assert cut.problems[0].startswith("xg.mat:10: no move written for 52")
+
+
+def test_resigns_lines_and_one_action_in_a_narrow_right_column():
+    """'Resigns' changes nothing until 'Wins'; an action alone on its line belongs to the
+    right column when it follows the first double space from the 16th column (gnubg's rule),
+    however narrow the left column."""
+    narrow = (" 3 point match\n\n Game 1\n Ann : 0   Bo : 0\n"
+              "  1)                 64: 24/18 13/9\n"
+              "  2) 31: 8/5 6/5     Resigns\n"
+              "  3)                 Wins 1 point\n")
+    match = parse_match(narrow, "narrow.mat")
+    assert match.problems == []
+    game = match.games[0]
+    assert [d.player for d in game.decisions] == [1, 0]
+    assert (game.winner, game.points, game.resigned) == (1, 1, True)
+
+
+def test_snowie_illegal_plays_and_set_positions_are_refused():
+    illegal = MAT.replace("64: 24/18 13/9", "64: Illegal play (4HPwATDgc/ABMA)")
+    assert parse_match(illegal, "s.mat").problems == [
+        "s.mat:6: Snowie's 'Illegal play' records are not supported"]
+    set_pos = MAT.replace("  1) 31:", "; Set Pos=-b----E-C---eE---c-e----B-/0\n  1) 31:")
+    assert parse_match(set_pos, "s.mat").problems == [
+        "s.mat:6: a game from a set position (XG's '; Set Pos=') is not supported"]

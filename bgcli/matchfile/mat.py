@@ -13,6 +13,16 @@ A roll is ``DD:`` and its move (each step ``13/8``, or ``13/7*``, ``8/5(2)``, ``
 the board is not finished). Lines starting with ``;`` are comments (gnubg's
 ``; [EventDate ...]``; ``; [Jacoby "On"]`` turns the Jacoby rule on for a money session), as
 are other header lines before the first game.
+
+The variants other programs write, read as gnubg 1.07's importer reads them (its
+``import.c``): ``Cannot Move`` after a roll that cannot be played (eXtreme Gammon);
+``???`` after a roll the player resigned on (XG: the roll has no move, and the opponent's
+``Wins N points`` follows); ``Doubles`` without ``=> N``, ``Take``, ``Drop`` and ``Win`` in
+the singular; ``Resigns`` (nothing happens until the ``Wins`` line); a rating after a name
+on the score line (``Alice, 1612 : 3``, GamesGrid). A right-column action alone on its line
+is told from the left one as gnubg does: it follows the first double space from the 16th
+column on. Refused with the line named: beavers, Snowie's ``Illegal play`` and XG's
+``; Set Pos=`` games from a set position.
 """
 
 from __future__ import annotations
@@ -24,20 +34,27 @@ from .raw import DOUBLE, DROP, MOVE, TAKE, WIN, Action, RawGame, RawMatch
 _LENGTH = re.compile(r"^\s*(\d+)\s+point\s+match\s*$", re.I)
 _GAME = re.compile(r"^\s*Game\s+(\d+)\s*$", re.I)
 _SCORE = re.compile(r"^\s*(.+?)\s*:\s*(\d+)\s+(.+?)\s*:\s*(\d+)\s*$")
+_RATING = re.compile(r",\s*\d+(?:\.\d+)?$")  # GamesGrid writes 'NAME, RATING'
+_SET_POSITION = re.compile(r"^\s*;\s*Set\s+Pos\s*=", re.I)
 _NUMBERED = re.compile(r"^\s*(\d+)\)(.*)$")
 _JACOBY = re.compile(r'^\s*;\s*\[\s*Jacoby\s+"(On|Off|Yes|No|True|False|1|0)"\s*\]', re.I)
 # the start of each action on a line
 _ACTION = re.compile(
-    r"(?P<roll>\b[1-6][1-6]:)|(?P<double>\bDoubles\s*=>\s*(?P<cube>\d+))|(?P<take>\bTakes\b)"
-    r"|(?P<drop>\bDrops\b)|(?P<win>\bWins\s+(?P<points>\d+)\s+points?(?:\s+and\s+the\s+match)?)"
-    r"|(?P<beaver>\bBeavers\b)",
+    r"(?P<roll>\b[1-6][1-6]:)|(?P<double>\bDoubles?(?:\s*=>\s*(?P<cube>\d+))?)"
+    r"|(?P<take>\bTakes?\b)|(?P<drop>\bDrops?\b)"
+    r"|(?P<win>\bWins?\s+(?P<points>\d+)\s+points?(?:\s+and\s+the\s+match)?)"
+    r"|(?P<resign>\bResigns?\b)|(?P<beaver>\b(?:Beavers|Raccoons)\b)",
     re.I)
-# a right-column action is written from this column on (gnubg: 33, servers about 30)
-_RIGHT_COLUMN = 26
+# what a roll's move may say instead of a play: nothing can be played ('Cannot Move'), or
+# the player resigned after rolling ('???', sometimes four)
+_NO_PLAY = re.compile(r"^(?:cannot\s+move|\?{3,4})$", re.I)
+# gnubg's importer: with one action on a line, the right half starts at the first double
+# space from this column on
+_RIGHT_FROM = 15
 
 
 def _name(text: str) -> str:
-    text = text.strip()
+    text = _RATING.sub("", text.strip()).strip()
     if len(text) >= 2 and text[0] == text[-1] == '"':  # gnubg quotes names with spaces
         text = text[1:-1]
     return text
@@ -59,8 +76,10 @@ def _actions(line: str, start: int, number: int) -> list[Action]:
         if len(found) == 2:
             player = k
         else:
-            player = 1 if match.start() >= _RIGHT_COLUMN else 0
-        actions.append(_action(match, line[match.start():end].strip(), number, player))
+            right = line.find("  ", _RIGHT_FROM)
+            player = 1 if 0 <= right < match.start() else 0
+        if not match.group("resign"):  # a resignation is read from the 'Wins' that follows
+            actions.append(_action(match, line[match.start():end].strip(), number, player))
     return actions
 
 
@@ -68,9 +87,14 @@ def _action(match: re.Match, piece: str, line: int, player: int) -> Action:
     if match.group("roll"):
         dice = (int(piece[0]), int(piece[1]))
         move = piece[3:].strip()
+        if move.lower().startswith("illegal play"):
+            raise ValueError(f"{line}: Snowie's 'Illegal play' records are not supported")
+        if _NO_PLAY.match(move):
+            move = ""
         return Action(line, player, MOVE, dice=dice, move=move)
     if match.group("double"):
-        return Action(line, player, DOUBLE, value=int(match.group("cube")))
+        cube = match.group("cube")
+        return Action(line, player, DOUBLE, value=int(cube) if cube else None)
     if match.group("take"):
         return Action(line, player, TAKE)
     if match.group("drop"):
@@ -90,6 +114,10 @@ def read_mat(text: str, path: str) -> RawMatch:
     expect_score = False
     for number, raw_line in enumerate(text.splitlines(), start=1):
         line = raw_line.rstrip()
+        if game is not None and not game.problem and _SET_POSITION.match(line):
+            game.problem = (f"{number}: a game from a set position (XG's '; Set Pos=') is not "
+                            f"supported")
+            continue
         if not line.strip() or line.lstrip().startswith(";"):
             jacoby = _JACOBY.match(line)  # some programs write '; [Jacoby "On"]'
             if jacoby:

@@ -91,6 +91,7 @@ class _GameReplay:
         self.rolls = 0
         self.pending: tuple[int, int] | None = None  # (doubler, new cube value)
         self.over: tuple[int, int] | None = None  # (winner, points) once the game has ended
+        self.next_action: Action | None = None  # the action after the one being replayed
 
     # ------------------------------------------------------------------ state
     def seen_by(self, player: int) -> Position:
@@ -125,10 +126,12 @@ class _GameReplay:
 
     # ------------------------------------------------------------------ actions
     def run(self) -> None:
-        for action in self.raw.actions:
+        for index, action in enumerate(self.raw.actions):
             if self.over is not None and action.kind != WIN:
                 raise _Fault(action.line, f"the game is over, but the file goes on with "
                                           f"{action.kind}")
+            following = self.raw.actions[index + 1:index + 2]
+            self.next_action = following[0] if following else None
             getattr(self, "do_" + action.kind)(action)
         if self.raw.problem is None:
             self.finish()
@@ -152,6 +155,10 @@ class _GameReplay:
                 raise _Fault(action.line, f"an opening roll of {action.dice[0]}{action.dice[1]}:"
                                           f" the first roll of a game is never a double")
         position = self.seen_by(action.player)
+        if self.resigned_after_rolling(position, action):
+            self.rolls += 1  # as gnubg reads it: a roll, no play and no decision to judge
+            self.turn = 1 - action.player
+            return
         situation = Situation(position, self.state(action.player, dice=action.dice))
         available = not first and self.cube_available(action.player)
         play = self.play(position, action)
@@ -164,6 +171,14 @@ class _GameReplay:
             if after.borne_off()[0] == 15:
                 self.over = (action.player, self.cube * self.gammon_factor(after))
         self.turn = 1 - action.player
+
+    def resigned_after_rolling(self, position: Position, action: Action) -> bool:
+        """A roll written without its play, though it has one, and the opponent's 'Wins'
+        next: the player resigned after rolling (eXtreme Gammon writes '???' there)."""
+        after = self.next_action
+        return (not action.move and after is not None and after.kind == WIN
+                and after.player == 1 - action.player
+                and bool(legal_plays(position, action.dice)))
 
     def play(self, position: Position, action: Action) -> Play | None:
         d1, d2 = action.dice

@@ -2,6 +2,7 @@
 (tests/fixtures/matches/, made by scripts/fixtures/gen_matches.py).
 
     python -m scripts.checks.matches_vs_gnubg            # writes scripts/checks/matches_vs_gnubg.json
+    python -m scripts.checks.matches_vs_gnubg -o scripts/checks/matches_vs_gnubg_0.9.1.json
 
 For every fixture match and ply 0, 1 and 2, per player: the checker-play error rate (mEMG per
 unforced move) of bgcli and of gnubg (its ``error-skill`` over its unforced moves); the moves
@@ -13,6 +14,7 @@ on a move, or a mark on a double, take or drop). The issue's aims: error rates w
 
 from __future__ import annotations
 
+import argparse
 import json
 import time
 from pathlib import Path
@@ -117,6 +119,9 @@ def compare(name: str, ply: int) -> dict:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("-o", "--output", type=Path, default=OUT, help="the JSON record to write")
+    out = parser.parse_args().output
     names = sorted(p.name[:-len(".gnubg.json")] for p in FIXTURES.glob("*.gnubg.json"))
     rows = [compare(name, ply) for ply in PLIES for name in names]
     summary = {}
@@ -147,9 +152,10 @@ def main() -> None:
                                                [p["gnubg_luck"] for p in players])[0, 1]))
     for row in rows:  # the pairs went into the summary; the record keeps the counts
         row["unforced_moves_paired"] = len(row.pop("errors"))
-    record = {"command": "python -m scripts.checks.matches_vs_gnubg", "bgcli_version": __version__,
+    command = "python -m scripts.checks.matches_vs_gnubg" + (f" -o {out}" if out != OUT else "")
+    record = {"command": command, "bgcli_version": __version__,
               "net": net_id(), "summary": summary, "matches": rows}
-    OUT.write_text(json.dumps(record, indent=1) + "\n")
+    out.write_text(json.dumps(record, indent=1) + "\n")
     print(json.dumps(summary, indent=1))
 
 
