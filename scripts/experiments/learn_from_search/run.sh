@@ -102,3 +102,20 @@ python -m scripts.experiments.head_to_head s15_C.npz --deals 10000 --themed posi
     --themed-starts 1000 --themed-deals 4 -o h2h_s15_fitC_spliced.json > /dev/null
 BGCLI_WEIGHTS=s15_C.npz python -m scripts.strength.rollouts_vs_gnubg --trials 1296 --seed 1 --threads 1 \
     --variance-reduction -o rollouts_vs_gnubg_vr_s15_fitC_spliced.json
+
+# Session 16: do deeper targets teach more? The same positions (0.9.1's net C playing from
+# the usual sources, seeds 21 and 22) labelled at 3 ply (about 17 labels a second per core)
+# and at 2 ply (the same settings and seeds but --plies, so the same boards), stopped after
+# the chunk counts in data_s16_*.json (rebuild exactly: -n 500 * chunks); the contact net
+# fitted from C on each, then each against C head to head.
+S="--from positions/train_backgames.txt --from positions/train_anchors.txt"
+for s in 21 22; do bgcli train-data /work/ld/p3_s$s -n 300000 --plies 3 --seed $s $S & done; wait
+for s in 21 22; do bgcli train-data /work/ld/p2_s$s -n N_s --plies 2 --seed $s $S & done; wait  # N_s: p3's count
+for p in 2 3; do
+    bgcli train --data /work/ld/p${p}_s21 --data /work/ld/p${p}_s22 --nets contact --epochs 50 \
+        -o s16_p$p.npz --record s16_fit_p$p.json > /dev/null &
+done; wait
+for p in 2 3; do
+    python -m scripts.experiments.head_to_head s16_p$p.npz --deals 20000 --themed positions/train_backgames.txt \
+        --themed-starts 1000 --themed-deals 4 -o h2h_s16_fit_p$p.json > /dev/null
+done
