@@ -105,12 +105,14 @@ BGCLI_WEIGHTS=s15_C.npz python -m scripts.strength.rollouts_vs_gnubg --trials 12
 
 # Session 16: do deeper targets teach more? The same positions (0.9.1's net C playing from
 # the usual sources, seeds 21 and 22) labelled at 3 ply (about 17 labels a second per core)
-# and at 2 ply (the same settings and seeds but --plies, so the same boards), stopped after
-# the chunk counts in data_s16_*.json (rebuild exactly: -n 500 * chunks); the contact net
+# and at 2 ply (the same settings and seeds but --plies, so the same boards); the 3-ply runs
+# were stopped after 289 and 277 chunks (rebuild exactly: -n 144500 / -n 138500); the contact net
 # fitted from C on each, then each against C head to head.
 S="--from positions/train_backgames.txt --from positions/train_anchors.txt"
 for s in 21 22; do bgcli train-data /work/ld/p3_s$s -n 300000 --plies 3 --seed $s $S & done; wait
-for s in 21 22; do bgcli train-data /work/ld/p2_s$s -n N_s --plies 2 --seed $s $S & done; wait  # N_s: p3's count
+bgcli train-data /work/ld/p2_s21 -n 144500 --plies 2 --seed 21 $S &
+bgcli train-data /work/ld/p2_s22 -n 138500 --plies 2 --seed 22 $S &
+wait
 for p in 2 3; do
     bgcli train --data /work/ld/p${p}_s21 --data /work/ld/p${p}_s22 --nets contact --epochs 50 \
         -o s16_p$p.npz --record s16_fit_p$p.json > /dev/null &
@@ -119,3 +121,5 @@ for p in 2 3; do
     python -m scripts.experiments.head_to_head s16_p$p.npz --deals 20000 --themed positions/train_backgames.txt \
         --themed-starts 1000 --themed-deals 4 -o h2h_s16_fit_p$p.json > /dev/null
 done
+python -m scripts.experiments.learn_from_search.cross_targets --data2 /work/ld/p2_s21 /work/ld/p2_s22 \
+    --data3 /work/ld/p3_s21 /work/ld/p3_s22 --nets shipped s16_p2.npz s16_p3.npz -o cross_targets_s16.json
