@@ -126,12 +126,12 @@ class _GameReplay:
 
     # ------------------------------------------------------------------ actions
     def run(self) -> None:
-        for index, action in enumerate(self.raw.actions):
+        actions = self.raw.actions
+        for action, following in zip(actions, actions[1:] + [None]):
+            self.next_action = following
             if self.over is not None and action.kind != WIN:
                 raise _Fault(action.line, f"the game is over, but the file goes on with "
                                           f"{action.kind}")
-            following = self.raw.actions[index + 1:index + 2]
-            self.next_action = following[0] if following else None
             getattr(self, "do_" + action.kind)(action)
         if self.raw.problem is None:
             self.finish()

@@ -49,9 +49,10 @@ def main() -> None:
                                  "se": float(apart.std(ddof=1) / np.sqrt(apart.size))},
               "nets": {}}
     for name in args.nets:
-        params = load_params(None if name == "shipped" else name)
+        path = None if name == "shipped" else name
+        params = load_params(path)
         record["nets"][name] = {
-            "net": net_id(None if name == "shipped" else name),
+            "net": net_id(path),
             "vs_2ply": equity_errors(params, boards, two.targets[held]),
             "vs_3ply": equity_errors(params, boards, three.targets[held])}
     with open(args.output, "w") as out:

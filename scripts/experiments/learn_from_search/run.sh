@@ -106,8 +106,8 @@ BGCLI_WEIGHTS=s15_C.npz python -m scripts.strength.rollouts_vs_gnubg --trials 12
 # Session 16: do deeper targets teach more? The same positions (0.9.1's net C playing from
 # the usual sources, seeds 21 and 22) labelled at 3 ply (about 17 labels a second per core)
 # and at 2 ply (the same settings and seeds but --plies, so the same boards); the 3-ply runs
-# were stopped after 289 and 277 chunks (rebuild exactly: -n 144500 / -n 138500); the contact net
-# fitted from C on each, then each against C head to head.
+# were stopped after 289 and 277 chunks (rebuild exactly: -n 144500 / -n 138500); the
+# contact net fitted from C on each, then each against C head to head.
 S="--from positions/train_backgames.txt --from positions/train_anchors.txt"
 for s in 21 22; do bgcli train-data /work/ld/p3_s$s -n 300000 --plies 3 --seed $s $S & done; wait
 bgcli train-data /work/ld/p2_s21 -n 144500 --plies 2 --seed 21 $S &
