@@ -295,16 +295,24 @@ def best_result(position: Position, dice: Dice | tuple[int, int], policy: str = 
     """The board after the play that ``rank_plays(position, dice, policy, plies)`` ranks
     first, found without the plays' notation (for self-play loops in Python, such as
     ``bgcli train-data``'s sampling); None when no checker can move."""
+    ranked = ranked_results(position, dice, policy, plies)
+    return ranked[0] if ranked.shape[0] else None
+
+
+def ranked_results(position: Position, dice: Dice | tuple[int, int], policy: str = "net",
+                   plies: int = 0) -> np.ndarray:
+    """The boards after every play of ``dice``, in the order ``rank_plays`` gives them (an
+    empty array when no checker can move)."""
     from .moves import result_boards
 
     _check_plies(plies)
     boards = result_boards(position, dice)
     if boards.shape[0] == 0:
-        return None
+        return boards
     _, depth, value, _ = _search_plays(position, boards, policy, plies, None, None, True,
                                        False)
     game_over = (boards.astype(np.int64).sum(axis=2) == 0).any(axis=1)  # a side all off
-    return boards[_best_first(depth, value, game_over)[0]]
+    return boards[_best_first(depth, value, game_over)]
 
 
 def _search_plays(position, boards, policy, plies, move_filter, values, prune, replies):

@@ -8,13 +8,17 @@ train_backgames.txt``, ``positions/train_anchors.txt``: back games, ace- and deu
 games, containment and gammon saving follow from them). Game ``g`` of chunk ``c`` draws its
 source, start, dice and kept plies from numpy's PCG64 seeded ``(seed, c, g)``; each ply after
 the start is kept with chance ``keep`` up to ``max_plies`` (a bear-off with both sides home
-is skipped: the tables value it exactly). Every kept position is labelled with
+is skipped: the tables value it exactly). With ``alternatives`` K, each kept ply also
+keeps the results of the K next best plays of the same roll by the net at 0 ply (the
+choices its play must be ranked against; the game goes on with the play made, so the
+games and their positions do not depend on K). Every kept position is labelled with
 ``evaluation.position_probabilities`` at ``plies`` (2 by default) with the same weights
 that played. gnubg is never involved.
 
 The data live in a folder: ``settings.json`` (the sources with their SHA-256, seed, plies,
 chunk size, the net that labelled them) and ``chunk-000000.npz`` ... (``boards`` (n, 2, 25)
-int8 with row 1 on roll, ``targets`` (n, 5), ``source`` (n,) int8, ``ply`` (n,) int16), each
+int8 with row 1 on roll, ``targets`` (n, 5), ``source`` (n,) int8, ``ply`` (n,) int16,
+``rank`` (n,) int8: 0 for the position the play made, k for the k-th alternative), each
 written atomically. A chunk is a function of the settings and its index only, so a stopped
 run resumed (the same command again, with a larger ``--positions``) writes what an unbroken
 one would have (``--count``).
@@ -53,6 +57,7 @@ Progress = Callable[[str], None]
 SETTINGS_FILE = "settings.json"
 OPENING = "opening"
 HOLD_OUT = 10  # every tenth position is held out
+MAX_ALTERNATIVES = 10
 
 
 def _stderr(line: str) -> None:
@@ -75,6 +80,9 @@ class DataSettings:
     # the collections of starting positions: [{"file", "sha256", "count"}], equal shares
     sources: tuple = ()
     net: str = ""  # the weights that played and labelled (bgcli.net.net_id)
+    # per kept ply, the results of this many of the roll's other plays (the net's next
+    # best at 0 ply) are labelled too: what the net must rank against the play it made
+    alternatives: int = 0
 
     def problems(self) -> list[str]:
         out = []
@@ -88,6 +96,8 @@ class DataSettings:
             out.append(f"max-plies must be >= 1, not {self.max_plies}")
         if not 0.0 <= self.opening_share <= 1.0:
             out.append(f"opening-share must be in [0, 1], not {self.opening_share}")
+        if not 0 <= self.alternatives <= MAX_ALTERNATIVES:
+            out.append(f"alternatives must be 0..{MAX_ALTERNATIVES}, not {self.alternatives}")
         if not self.sources and self.opening_share < 1.0:
             out.append("without --from collections the opening share must be 1")
         return out
@@ -102,34 +112,45 @@ def _all_home(board: np.ndarray) -> bool:
     return bool(board[:, 6:].sum() == 0)
 
 
-def _greedy(position: Position, dice: tuple[int, int]) -> Position | None:
-    """The net's 0-ply play of ``dice`` (None when no checker moves)."""
-    from .evaluation import best_result
+def _ranked(position: Position, dice: tuple[int, int]) -> list[Position]:
+    """The results of the plays of ``dice``, the net's 0-ply choice first (empty when no
+    checker moves)."""
+    from .evaluation import ranked_results
 
-    board = best_result(position, dice, "net", 0)
-    return None if board is None else Position(board)
+    return [Position(board) for board in ranked_results(position, dice, "net", 0)]
 
 
-def sample_game(start: Position, rng: np.random.Generator, keep: float,
-                max_plies: int) -> list[tuple[Position, int]]:
-    """(position, ply) kept from one game of the net against itself from ``start``."""
+def _worth_labelling(position: Position) -> bool:
+    """Not a finished game, nor a bear-off with both sides home (the tables value it)."""
+    return not position.is_game_over() and not _all_home(position.board)
+
+
+def sample_game(start: Position, rng: np.random.Generator, keep: float, max_plies: int,
+                alternatives: int = 0) -> list[tuple[Position, int, int]]:
+    """(position, ply, rank) kept from one game of the net against itself from ``start``:
+    rank 0 is the position the net's play made, the opponent on roll; ranks 1.. the
+    results of its next best plays of the same roll (``alternatives`` of them), which
+    the game does not follow. The dice and choices do not depend on ``alternatives``."""
     kept = []
     position = start
     for ply in range(1, max_plies + 1):
         dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
-        after = _greedy(position, dice)
-        if after is not None and after.is_game_over():
+        ranked = _ranked(position, dice)
+        if ranked and ranked[0].is_game_over():
             break
-        position = (after if after is not None else position).swapped()
+        position = (ranked[0] if ranked else position).swapped()
         if rng.random() < keep and not _all_home(position.board):
-            kept.append((position, ply))
+            kept.append((position, ply, 0))
+            others = [p.swapped() for p in ranked[1:]]
+            kept += [(p, ply, rank) for rank, p in
+                     enumerate([p for p in others if _worth_labelling(p)][:alternatives], 1)]
     return kept
 
 
 def make_chunk(settings: DataSettings, starts: list[np.ndarray], index: int,
                label: Callable[[Position], np.ndarray]) -> dict:
     """Chunk ``index``: ``settings.chunk`` positions and their labels (see module doc)."""
-    boards, targets, sources, plies = [], [], [], []
+    boards, targets, sources, plies, ranks = [], [], [], [], []
     game = 0
     while len(boards) < settings.chunk:
         if game >= 1000 * settings.chunk + 1000:  # only bear-offs or finished games
@@ -143,16 +164,18 @@ def make_chunk(settings: DataSettings, starts: list[np.ndarray], index: int,
             source = 1 + int(rng.integers(len(starts)))
             pool = starts[source - 1]
             start = Position(pool[int(rng.integers(len(pool)))])
-        for position, ply in sample_game(start, rng, settings.keep, settings.max_plies):
+        for position, ply, rank in sample_game(start, rng, settings.keep, settings.max_plies,
+                                               settings.alternatives):
             if len(boards) == settings.chunk:
                 break
             boards.append(position.board)
             targets.append(label(position))
             sources.append(source)
             plies.append(ply)
+            ranks.append(rank)
     return {"boards": np.stack(boards).astype(np.int8), "targets": np.array(targets),
             "source": np.array(sources, dtype=np.int8), "ply": np.array(plies, dtype=np.int16),
-            "games": np.int64(game)}
+            "rank": np.array(ranks, dtype=np.int8), "games": np.int64(game)}
 
 
 def _chunk_path(folder: Path, index: int) -> Path:
@@ -167,7 +190,8 @@ def _save_chunk(folder: Path, index: int, chunk: dict) -> None:
 
 
 def data_settings(seed: int, plies: int, chunk: int, keep: float, max_plies: int,
-                  opening_share: float, files: list[str]) -> tuple[DataSettings, list]:
+                  opening_share: float, files: list[str],
+                  alternatives: int = 0) -> tuple[DataSettings, list]:
     """The settings of a data run from its options, and the starting boards of each file
     (``train.read_training_positions``: every row a legal position with the game on)."""
     from .net import net_id
@@ -180,7 +204,7 @@ def data_settings(seed: int, plies: int, chunk: int, keep: float, max_plies: int
         starts.append(boards)
     settings = DataSettings(seed=seed, plies=plies, chunk=chunk, keep=keep,
                             max_plies=max_plies, opening_share=opening_share,
-                            sources=tuple(sources), net=net_id())
+                            sources=tuple(sources), net=net_id(), alternatives=alternatives)
     return settings, starts
 
 
@@ -202,7 +226,8 @@ def _check_folder(folder: Path, settings: DataSettings) -> int:
     except (ValueError, KeyError, TypeError):
         raise BgcliError(f"{path}: not a bgcli train-data settings file") from None
     ours = _settings_json(settings)
-    differ = sorted(k for k in ours if recorded.get(k) != ours[k])
+    defaults = _settings_json(DataSettings())  # settings added since the folder was made
+    differ = sorted(k for k in ours if recorded.get(k, defaults[k]) != ours[k])
     if differ:
         raise BgcliError(f"{folder} was made with other settings ({', '.join(differ)}): "
                          "use a new folder")

@@ -71,7 +71,7 @@ def make_data(games: int, seed: int, progress) -> dict:
         else:
             pool = starts[int(rng.integers(len(starts)))]
             start = Position(pool[int(rng.integers(len(pool)))])
-        for position, _ in sample_game(start, rng, 0.5, 400):
+        for position, _, _ in sample_game(start, rng, 0.5, 400):
             board = np.array(position.board, dtype=np.int8)  # a writable copy
             die1, die2 = int(rng.integers(1, 7)), int(rng.integers(1, 7))
             count, _ = generate_plays(board, die1, die2, *buffers)

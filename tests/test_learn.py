@@ -108,6 +108,43 @@ def test_data_are_labelled_by_the_search_and_resume_to_the_same_chunks(data_dir,
         learn.generate(tmp_path / "d", other, starts, 9, progress=None)
 
 
+def test_alternatives_add_the_rolls_next_best_plays_without_changing_the_games(data_dir):
+    """With alternatives the games are the same (the same positions at rank 0, in order)
+    and each kept ply adds the results of the roll's next best plays by the net at 0 ply,
+    the opponent on roll: worth no more to the mover than the play made, in rank order."""
+    from bgcli.evaluation import cubeless_equity
+
+    backs = [str(data_dir / "backs.txt")]
+    plain, starts = learn.data_settings(5, 1, 40, 0.5, 20, 0.5, backs)
+    wide, _ = learn.data_settings(5, 1, 160, 0.5, 20, 0.5, backs, alternatives=3)
+    no_labels = lambda position: np.zeros(5)  # noqa: E731 -- labels are tested above
+    before = learn.make_chunk(plain, starts, 0, no_labels)
+    after = learn.make_chunk(wide, starts, 0, no_labels)
+    played = np.flatnonzero(after["rank"] == 0)
+    count = min(played.size, 40)
+    np.testing.assert_array_equal(after["boards"][played][:count], before["boards"][:count])
+    assert after["rank"].max() == 3 and (after["rank"] > 0).sum() > played.size
+    groups = np.split(np.arange(after["rank"].size), played[1:])
+    for group in groups[:12]:
+        assert list(after["rank"][group]) == list(range(group.size))
+        assert len({after["boards"][i].tobytes() for i in group}) == group.size
+        # the opponent's equity on roll: the mover's best play leaves the least
+        theirs = [cubeless_equity(position_probabilities(Position(after["boards"][i]), "net"))
+                  for i in group]
+        assert theirs == sorted(theirs) or np.allclose(theirs, sorted(theirs), atol=1e-12)
+    # a folder made before the option existed (no "alternatives" in its settings) goes on
+    learn.generate(data_dir / "old", plain, starts, 40, progress=None)
+    recorded = json.loads((data_dir / "old" / "settings.json").read_text())
+    del recorded["settings"]["alternatives"]
+    (data_dir / "old" / "settings.json").write_text(json.dumps(recorded))
+    assert learn.generate(data_dir / "old", plain, starts, 80, progress=None)["chunks"] == 2
+    with pytest.raises(learn.BgcliError, match="other settings"):
+        learn.generate(data_dir / "old", wide, starts, 400, progress=None)
+    with pytest.raises(learn.BgcliError, match="alternatives must be 0..10"):
+        learn.generate(data_dir / "bad", replace(wide, alternatives=11), starts, 3,
+                       progress=None)
+
+
 def test_fit_resumed_gives_the_straight_run_and_keeps_the_best_epoch(data_dir, tmp_path):
     folders = [data_dir / "data", data_dir / "data8"]
     settings = learn.FitSettings(epochs=3, batch=2, rate=3e-3)

@@ -22,6 +22,7 @@ def train_data(
     plies: int = typer.Option(2, "--plies", help="Depth of the search that labels each position (1..3)."),
     keep: float = typer.Option(0.2, "--keep", help="Chance (0..1] that a ply of a game is kept."),
     max_plies: int = typer.Option(40, "--max-plies", help="Plies a game is played from its start, at most."),
+    alternatives: int = typer.Option(0, "--alternatives", min=0, help="Per kept ply, also label the results of this many of the roll's other plays (the net's next best at 0 ply, 0..10): the choices the net must rank against the play it made."),
     chunk: int = typer.Option(500, "--chunk", help="Positions per chunk file (the unit of resuming)."),
     seed: int = typer.Option(1, "--seed", min=0, max=MAX_SEED, help="Seed of the games' dice and choices; " + SEED_RANGE_HELP),
     minutes: Optional[float] = typer.Option(None, "--minutes", min=0.0, help="Stop after the chunk that passes this many minutes."),
@@ -48,8 +49,10 @@ def train_data(
                          + [x for name in files for x in ("--from", name)]
                          + ["--opening-share", str(share), "--plies", str(plies), "--keep",
                             str(keep), "--max-plies", str(max_plies), "--chunk", str(chunk),
-                            "--seed", str(seed)])
-    settings, starts = data_settings(seed, plies, chunk, keep, max_plies, share, files)
+                            "--seed", str(seed)]
+                         + (["--alternatives", str(alternatives)] if alternatives else []))
+    settings, starts = data_settings(seed, plies, chunk, keep, max_plies, share, files,
+                                     alternatives)
     problems = settings.problems()
     if problems:
         raise typer.BadParameter("; ".join(problems))

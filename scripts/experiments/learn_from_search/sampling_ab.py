@@ -15,20 +15,19 @@ SOURCES = ["positions/train_backgames.txt", "positions/train_anchors.txt"]
 
 
 def with_rank_plays(position, dice):
-    """0.8.0's sampling step: the first of rank_plays (every play's notation built)."""
-    ranked = rank_plays(position, dice, "net", 0)
-    return ranked[0].play.result if ranked else None
+    """0.8.0's sampling step: rank_plays (every play's notation built)."""
+    return [ranked.play.result for ranked in rank_plays(position, dice, "net", 0)]
 
 
 def main() -> None:
     settings, starts = learn.data_settings(3, 2, 500, 0.2, 40, 0.3, SOURCES)
     labels = {"sampling only": lambda p: np.zeros(5),
               "with 2-ply labels": lambda p: position_probabilities(p, "net", 2)}
-    samplers = {"rank_plays": with_rank_plays, "best_result": learn._greedy}
+    samplers = {"rank_plays": with_rank_plays, "best_result": learn._ranked}
     learn.make_chunk(settings, starts, 2, labels["with 2-ply labels"])  # compile, load
     for _ in range(2):
-        for name, greedy in samplers.items():
-            learn._greedy = greedy
+        for name, ranked in samplers.items():
+            learn._ranked = ranked  # the sampling step of make_chunk
             for what, label in labels.items():
                 began = time.process_time()
                 learn.make_chunk(settings, starts, 3, label)
