@@ -123,3 +123,27 @@ for p in 2 3; do
 done
 python -m scripts.experiments.learn_from_search.cross_targets --data2 /work/ld/p2_s21 /work/ld/p2_s22 \
     --data3 /work/ld/p3_s21 /work/ld/p3_s22 --nets shipped s16_p2.npz s16_p3.npz -o cross_targets_s16.json
+
+# Session 17 (0.9.1's net C labels and plays throughout; docs/net.md "Session 17's experiments").
+# (a) targets halfway between 2 and 3 ply, on session 16's folders (the odd-even hypothesis):
+for s in 21 22; do
+    python -m scripts.experiments.learn_from_search.mix_targets /work/ld/p2_s$s /work/ld/p3_s$s /work/ld/avg_s$s --weight3 0.5
+done
+bgcli train --data /work/ld/avg_s21 --data /work/ld/avg_s22 --nets contact --epochs 50 -o s17_avg.npz --record s17_fit_avg.json > /dev/null
+# (b) room to learn: C widened to 128 hidden units (a separate build, see widen_hidden.py), fitted
+#     to session 16's 2-ply folders from /tmp/wide with `python -m bgcli train ... --start C128.npz`
+#     (record s17_fit_w128_p2.json).
+# (c) the roll's other plays labelled too: 3 alternatives per kept ply (about 100 labels a second
+#     per core; 33 minutes for the two folders side by side)
+for s in 31 32; do bgcli train-data /work/ld/alt_s$s -n 200000 --plies 2 --alternatives 3 --seed $s $S & done; wait
+bgcli train --data /work/ld/alt_s31 --data /work/ld/alt_s32 --nets contact --epochs 50 -o s17_alt.npz --record s17_fit_alt.json > /dev/null &
+bgcli train --data /work/ld/alt_s31 --data /work/ld/alt_s32 --data /work/ld/p2_s21 --data /work/ld/p2_s22 --nets contact \
+    --epochs 50 -o s17_altp2.npz --record s17_fit_altp2.json > /dev/null &
+wait
+for n in avg alt altp2; do
+    python -m scripts.experiments.head_to_head s17_$n.npz --deals 20000 --themed positions/train_backgames.txt \
+        --themed-starts 1000 --themed-deals 4 -o h2h_s17_fit_$n.json > /dev/null
+done
+python -m scripts.experiments.learn_from_search.residuals /work/ld/p2_s21 /work/ld/p2_s22 -o residuals_s17.json
+python -m scripts.strength.vs_gnubg --weights s17_altp2.npz --deals 1200 --seed 1 -o vs_gnubg_s17_altp2_s1.json
+python -m scripts.experiments.learn_from_search.paired vs_gnubg_s17_altp2_s1.json vs_gnubg_s15_fitC_s1.json
