@@ -147,3 +147,9 @@ done
 python -m scripts.experiments.learn_from_search.residuals /work/ld/p2_s21 /work/ld/p2_s22 -o residuals_s17.json
 python -m scripts.strength.vs_gnubg --weights s17_altp2.npz --deals 1200 --seed 1 -o vs_gnubg_s17_altp2_s1.json
 python -m scripts.experiments.learn_from_search.paired vs_gnubg_s17_altp2_s1.json vs_gnubg_s15_fitC_s1.json
+# the last fit resumed to 100 epochs (its best epoch was the last):
+bgcli train --data /work/ld/alt_s31 --data /work/ld/alt_s32 --data /work/ld/p2_s21 --data /work/ld/p2_s22 --nets contact \
+    --epochs 100 --resume s17_altp2.npz -o s17_altp2_100.npz --record s17_fit_altp2_100.json > /dev/null
+python -m scripts.experiments.head_to_head s17_altp2_100.npz --deals 20000 --themed positions/train_backgames.txt \
+    --themed-starts 1000 --themed-deals 4 -o h2h_s17_fit_altp2_100.json > /dev/null
+python -m scripts.strength.vs_gnubg --weights s17_altp2_100.npz --deals 1200 --seed 1 -o vs_gnubg_s17_altp2_100_s1.json
