@@ -153,3 +153,19 @@ bgcli train --data /work/ld/alt_s31 --data /work/ld/alt_s32 --data /work/ld/p2_s
 python -m scripts.experiments.head_to_head s17_altp2_100.npz --deals 20000 --themed positions/train_backgames.txt \
     --themed-starts 1000 --themed-deals 4 -o h2h_s17_fit_altp2_100.json > /dev/null
 python -m scripts.strength.vs_gnubg --weights s17_altp2_100.npz --deals 1200 --seed 1 -o vs_gnubg_s17_altp2_100_s1.json
+
+# Session 18: ship session 17's 100-epoch fit as 0.9.3 (docs/net.md, "Session 18").
+python -m scripts.strength.vs_gnubg --weights s17_altp2_100.npz --deals 2500 --seed 1 -o vs_gnubg_ship.json
+python -m scripts.ship_net_weights s17_altp2_100.npz --check-deals 2000 --vs-gnubg vs_gnubg_ship.json
+# (vs_gnubg_0.9.3_s1.json is the `vs_gnubg` of bgcli/data/net_weights.json, written out)
+python -m scripts.experiments.learn_from_search.paired vs_gnubg_0.9.3_s1.json vs_gnubg_s15_fitC_s1.json
+python -m scripts.strength.rollouts_vs_gnubg --trials 1296 --seed 1 --threads 1 --variance-reduction \
+    -o rollouts_vs_gnubg_vr_0.9.3.json
+python -m scripts.strength.vs_gnubg --deals 2500 --seed 2 -o vs_gnubg_0.9.3_s2.json
+git show 1e5830b:bgcli/data/net_weights.npz > C.npz     # 0.9.1's net
+python -m scripts.strength.vs_gnubg --weights C.npz --deals 2500 --seed 2 -o vs_gnubg_s15_fitC_s2.json
+python -m scripts.experiments.learn_from_search.paired vs_gnubg_0.9.3_s2.json vs_gnubg_s15_fitC_s2.json
+python -m scripts.regen_readme_examples
+bgcli report positions/examples.txt -o reports/example --trials 324 --master-seed 1
+# round 2: 0.9.3's net labels (the same sources, --alternatives 3, seeds 33 and 34)
+for s in 33 34; do bgcli train-data /work/ld/alt2_s$s -n 200000 --plies 2 --alternatives 3 --seed $s $S & done; wait
