@@ -169,3 +169,7 @@ python -m scripts.regen_readme_examples
 bgcli report positions/examples.txt -o reports/example --trials 324 --master-seed 1
 # round 2: 0.9.3's net labels (the same sources, --alternatives 3, seeds 33 and 34)
 for s in 33 34; do bgcli train-data /work/ld/alt2_s$s -n 200000 --plies 2 --alternatives 3 --seed $s $S & done; wait
+bgcli train --data /work/ld/alt2_s33 --data /work/ld/alt2_s34 --nets contact --epochs 100 -o s18_r2.npz \
+    --record s18_fit_r2.json > /dev/null
+python -m scripts.experiments.head_to_head s18_r2.npz --deals 20000 --themed positions/train_backgames.txt \
+    --themed-starts 1000 --themed-deals 4 -o h2h_s18_r2.json > /dev/null
