@@ -173,3 +173,13 @@ bgcli train --data /work/ld/alt2_s33 --data /work/ld/alt2_s34 --nets contact --e
     --record s18_fit_r2.json > /dev/null
 python -m scripts.experiments.head_to_head s18_r2.npz --deals 20000 --themed positions/train_backgames.txt \
     --themed-starts 1000 --themed-deals 4 -o h2h_s18_r2.json > /dev/null
+# more of the same: two more folders, and all four fitted (the committed candidate s18_r2b.npz)
+for s in 35 36; do bgcli train-data /work/ld/alt2_s$s -n 120000 --plies 2 --alternatives 3 --seed $s $S & done; wait
+bgcli train --data /work/ld/alt2_s33 --data /work/ld/alt2_s34 --data /work/ld/alt2_s35 --data /work/ld/alt2_s36 \
+    --nets contact --epochs 100 -o s18_r2b.npz --record s18_fit_r2b.json > /dev/null
+python -m scripts.experiments.head_to_head s18_r2b.npz --deals 20000 --themed positions/train_backgames.txt \
+    --themed-starts 1000 --themed-deals 4 -o h2h_s18_r2b.json > /dev/null
+python -m scripts.strength.vs_gnubg --weights s18_r2b.npz --deals 1200 --seed 1 -o vs_gnubg_s18_r2b_s1.json
+python -m scripts.experiments.learn_from_search.paired vs_gnubg_s18_r2b_s1.json vs_gnubg_0.9.3_s1.json
+BGCLI_WEIGHTS=s18_r2b.npz python -m scripts.strength.rollouts_vs_gnubg --trials 1296 --seed 1 --threads 1 \
+    --variance-reduction -o rollouts_vs_gnubg_vr_s18_r2b.json
