@@ -183,3 +183,9 @@ python -m scripts.strength.vs_gnubg --weights s18_r2b.npz --deals 1200 --seed 1 
 python -m scripts.experiments.learn_from_search.paired vs_gnubg_s18_r2b_s1.json vs_gnubg_0.9.3_s1.json
 BGCLI_WEIGHTS=s18_r2b.npz python -m scripts.strength.rollouts_vs_gnubg --trials 1296 --seed 1 --threads 1 \
     --variance-reduction -o rollouts_vs_gnubg_vr_s18_r2b.json
+# the same resumed to 200 epochs (not kept)
+bgcli train --data /work/ld/alt2_s33 --data /work/ld/alt2_s34 --data /work/ld/alt2_s35 --data /work/ld/alt2_s36 \
+    --nets contact --epochs 200 --resume s18_r2b.npz -o s18_r2b_200.npz --record s18_fit_r2b_200.json > /dev/null
+python -m scripts.experiments.head_to_head s18_r2b_200.npz --deals 20000 --themed positions/train_backgames.txt \
+    --themed-starts 1000 --themed-deals 4 -o h2h_s18_r2b_200.json > /dev/null
+python -m scripts.strength.vs_gnubg --weights s18_r2b_200.npz --deals 1200 --seed 1 -o vs_gnubg_s18_r2b_200_s1.json
