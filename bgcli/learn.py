@@ -284,7 +284,7 @@ def read_data(folder: str | Path) -> tuple[dict, dict]:
         record["settings"]["plies"]
     except (ValueError, KeyError, TypeError):
         raise BgcliError(f"{path}: not a bgcli train-data settings file") from None
-    parts: dict[str, list] = {"boards": [], "targets": [], "source": [], "ply": []}
+    parts: dict[str, list] = {"boards": [], "targets": [], "source": [], "ply": [], "rank": []}
     index = 0
     digest = hashlib.sha256()
     while _chunk_path(folder, index).exists():
@@ -292,7 +292,10 @@ def read_data(folder: str | Path) -> tuple[dict, dict]:
         try:
             with np.load(chunk_file, allow_pickle=False) as data:
                 for key in parts:
-                    parts[key].append(np.asarray(data[key]))
+                    if key == "rank" and key not in data.files:  # before --alternatives
+                        parts[key].append(np.zeros(len(data["ply"]), dtype=np.int8))
+                    else:
+                        parts[key].append(np.asarray(data[key]))
         except (OSError, ValueError, KeyError, EOFError) as exc:
             raise BgcliError(f"{chunk_file}: cannot read it: {exc}") from None
         digest.update(chunk_file.read_bytes())
@@ -340,6 +343,7 @@ class FitSettings:
     minutes: float | None = None
     checkpoint: str | None = None
     nets: str = "both"  # which of the two nets learn: "contact", "race" or "both"
+    pair_weight: float = 0.0  # weight of a roll's plays' equity differences (kernel doc)
 
     def problems(self) -> list[str]:
         out = []
@@ -353,6 +357,8 @@ class FitSettings:
             out.append(f"batch must be >= 1, not {self.batch}")
         if not 0.0 <= self.equity_weight <= 100.0:
             out.append(f"equity-weight must be in [0, 100], not {self.equity_weight}")
+        if not 0.0 <= self.pair_weight <= 100.0:
+            out.append(f"pair-weight must be in [0, 100], not {self.pair_weight}")
         return out
 
 
@@ -390,6 +396,13 @@ class TrainingData:
     source: np.ndarray  # each position's source name (str)
     held: np.ndarray  # bool: held out
     folders: list[dict]  # per folder: name, sha256, positions, plies, net
+    # per row, the row of the play the game made when it is one of that roll's other plays,
+    # else -1 (``played_rows``; None: no such rows)
+    partner: np.ndarray | None = None
+
+    def __post_init__(self):
+        if self.partner is None:
+            self.partner = np.full(self.boards.shape[0], -1, dtype=np.int64)
 
     @property
     def train_index(self) -> np.ndarray:
@@ -413,8 +426,10 @@ class TrainingData:
 def read_training_data(folders) -> TrainingData:
     """The positions of ``folders`` (``bgcli train-data`` folders) in the order given; a
     folder given twice (the same chunks) is refused, as it would count twice."""
-    parts: dict[str, list] = {"boards": [], "targets": [], "source": [], "held": []}
+    parts: dict[str, list] = {"boards": [], "targets": [], "source": [], "held": [],
+                              "partner": []}
     summaries = []
+    rows = 0
     for folder in folders:
         arrays, record = read_data(folder)
         twice = [f["folder"] for f in summaries if f["sha256"] == record["sha256"]]
@@ -428,13 +443,25 @@ def read_training_data(folders) -> TrainingData:
         parts["targets"].append(arrays["targets"])
         parts["source"].append(names[arrays["source"].astype(np.int64)])
         parts["held"].append(held_out(count))
+        partner = played_rows(arrays["rank"])
+        parts["partner"].append(np.where(partner >= 0, partner + rows, -1))
+        rows += count
         summaries.append({"folder": Path(folder).name, "sha256": record["sha256"],
                           "positions": count, "plies": settings["plies"],
                           "net": settings["net"]})
     return TrainingData(boards=np.ascontiguousarray(np.concatenate(parts["boards"])),
                         targets=np.ascontiguousarray(np.concatenate(parts["targets"])),
                         source=np.concatenate(parts["source"]),
-                        held=np.concatenate(parts["held"]), folders=summaries)
+                        held=np.concatenate(parts["held"]), folders=summaries,
+                        partner=np.concatenate(parts["partner"]))
+
+
+def played_rows(rank: np.ndarray) -> np.ndarray:
+    """For each row of a folder, the row of the play the game made with its roll when it
+    is one of the roll's other plays (rank > 0: they follow that row, ``make_chunk``),
+    else -1."""
+    played = np.maximum.accumulate(np.where(rank == 0, np.arange(rank.size), -1))
+    return np.where((rank > 0) & (played >= 0), played, -1).astype(np.int64)
 
 
 def equity_errors(params: np.ndarray, boards: np.ndarray, targets: np.ndarray) -> dict:
@@ -483,6 +510,7 @@ def fit(folders, settings: FitSettings, start: str | Path | None = None,
     if trained.size == 0:
         raise BgcliError(f"--nets {settings.nets}: none of the training positions is the "
                          f"{settings.nets} net's")
+    partner = trained_partners(data.partner, trained)
     if not state.checks:
         state.checks.append(epoch_check(state.params, 0, data, progress))
     began = time.perf_counter()
@@ -496,7 +524,8 @@ def fit(folders, settings: FitSettings, start: str | Path | None = None,
         params, m, v = state.params.copy(), state.adam_m.copy(), state.adam_v.copy()
         step = np.array([state.adam_step], dtype=np.int64)
         adam_epoch(params, data.boards, data.targets, order, settings.batch, settings.rate,
-                   settings.equity_weight, m, v, step, np.zeros(2))
+                   settings.equity_weight, partner, settings.pair_weight, m, v, step,
+                   np.zeros(2))
         if not np.all(np.isfinite(params)):
             raise BgcliError(f"weights diverged in epoch {state.epochs + 1}: try a lower --rate")
         state.params, state.adam_m, state.adam_v = params, m, v
@@ -508,6 +537,16 @@ def fit(folders, settings: FitSettings, start: str | Path | None = None,
         if settings.checkpoint:
             save_checkpoint(settings.checkpoint, state, settings, data.folders, command)
     return state, data.folders, settings
+
+
+def trained_partners(partner: np.ndarray, trained: np.ndarray) -> np.ndarray:
+    """``partner`` with -1 wherever the row or its partner is not trained on (held out, or
+    the other net's with ``--nets``): a pair term must not learn from held-out targets."""
+    is_trained = np.zeros(partner.size, dtype=np.bool_)
+    is_trained[trained] = True
+    keep = is_trained & (partner >= 0)
+    keep[keep] = is_trained[partner[keep]]
+    return np.where(keep, partner, -1)
 
 
 def _held_error(check: dict) -> float:
@@ -571,7 +610,7 @@ def _resumed(path, settings: FitSettings, folders: list[dict]) -> tuple[FitState
     kept = FitSettings(epochs=settings.epochs, rate=run["rate"], batch=run["batch"],
                        equity_weight=run["equity_weight"], seed=run["seed"],
                        minutes=settings.minutes, checkpoint=settings.checkpoint,
-                       nets=run.get("nets", "both"))
+                       nets=run.get("nets", "both"), pair_weight=run.get("pair_weight", 0.0))
     start_record = dict(record)
     start_record["history"] = record["history"][:-1]  # this run's entry is made again
     start_record.pop("supervised", None)
@@ -598,8 +637,8 @@ def make_record(state: FitState, settings: FitSettings, folders: list[dict],
                 "optimiser": "Adam (0.9, 0.999, 1e-8), early stopping on the held-out error",
                 "epochs": [state.run_from, state.epochs], "best_epoch": state.best_epoch,
                 "rate": settings.rate, "batch": settings.batch,
-                "equity_weight": settings.equity_weight, "seed": settings.seed,
-                "nets": settings.nets, "data": folders,
+                "equity_weight": settings.equity_weight, "pair_weight": settings.pair_weight,
+                "seed": settings.seed, "nets": settings.nets, "data": folders,
                 "held_out": state.checks[state.best_epoch]["held_out"]}
     record = dict(start)
     record.update({"command": command, "bgcli_version": __version__,
@@ -610,7 +649,7 @@ def make_record(state: FitState, settings: FitSettings, folders: list[dict],
                             "best_epoch": state.best_epoch, "adam_step": state.adam_step,
                             "rate": settings.rate, "batch": settings.batch,
                             "equity_weight": settings.equity_weight,
-                            "seed": settings.seed, "nets": settings.nets, "data": folders,
+                            "pair_weight": settings.pair_weight, "seed": settings.seed, "nets": settings.nets, "data": folders,
                             "wall_s": round(state.wall_s, 1), "checks": state.checks,
                             "start": {k: start[k] for k in ("command", "method",
                                                             "bgcli_version") if k in start}}

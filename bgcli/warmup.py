@@ -97,13 +97,14 @@ def _steps() -> list[tuple[str, Callable[[], object]]]:
         from .kernels.supervised import adam_epoch, contact_flags, net_outputs
         from .net import load_params
 
-        boards = np.ascontiguousarray(middle.board[None], dtype=np.int8)
-        targets = np.full((1, 5), 0.1)
+        boards = np.ascontiguousarray(np.stack([middle.board] * 2), dtype=np.int8)
+        targets = np.full((2, 5), 0.1)
         size = load_params().size
-        adam_epoch(load_params().copy(), boards, targets, np.zeros(1, np.int64), 1, 1e-4, 1.0,
-                   np.zeros(size), np.zeros(size), np.zeros(1, np.int64), np.zeros(2))
-        net_outputs(load_params(), boards, np.zeros((1, 5)))
-        contact_flags(boards, np.zeros(1, dtype=np.bool_))
+        adam_epoch(load_params().copy(), boards, targets, np.arange(2), 2, 1e-4, 1.0,
+                   np.array([-1, 0]), 1.0, np.zeros(size), np.zeros(size),
+                   np.zeros(1, np.int64), np.zeros(2))
+        net_outputs(load_params(), boards, np.zeros((2, 5)))
+        contact_flags(boards, np.zeros(2, dtype=np.bool_))
 
     return [("move generation", lambda: legal_plays(middle, (3, 1))),
             ("evaluators and bear-off databases", evaluators),

@@ -29,12 +29,18 @@ def _raw(params, board):
     return y
 
 
-def _loss(params, boards, targets, equity_weight=1.0):
-    """The summed loss: squared errors of the five outputs and (weighted) of their equity."""
+def _loss(params, boards, targets, equity_weight=1.0, partner=None, pair_weight=0.0):
+    """The summed loss: squared errors of the five outputs and (weighted) of their equity,
+    and (weighted) of each row's equity difference from its partner's."""
     total = 0.0
     for board, target in zip(boards, targets):
         error = target - _raw(params, board)
         total += (error ** 2).sum() + equity_weight * (error @ EQUITY) ** 2
+    for i, j in enumerate([] if partner is None else partner):
+        if j >= 0:
+            error_i = (targets[i] - _raw(params, boards[i])) @ EQUITY
+            error_j = (targets[j] - _raw(params, boards[j])) @ EQUITY
+            total += pair_weight * (error_i - error_j) ** 2
     return total
 
 
@@ -51,16 +57,19 @@ def data_dir(tmp_path_factory):
     return folder
 
 
-@pytest.mark.parametrize("equity_weight", [0.0, 1.0])
-def test_adam_first_step_is_the_rate_against_the_sign_of_the_loss_gradient(equity_weight):
+@pytest.mark.parametrize("equity_weight, pair_weight", [(0.0, 0.0), (1.0, 0.0), (1.0, 3.0)])
+def test_adam_first_step_is_the_rate_against_the_sign_of_the_loss_gradient(equity_weight,
+                                                                            pair_weight):
     params = load_params().copy()
     boards = np.stack([Position.from_id(BACK_GAME).board, Position.start().board])
     targets = np.array([[0.3, 0.1, 0.01, 0.3, 0.02], [0.5, 0.15, 0.01, 0.12, 0.005]])
+    partner = np.array([-1, 0])  # the second row is another play of the first's roll
     rate = 1e-3
     after = params.copy()
     m, v, step, stats = (np.zeros(params.size), np.zeros(params.size),
                          np.zeros(1, np.int64), np.zeros(2))
-    adam_epoch(after, boards, targets, np.arange(2), 2, rate, equity_weight, m, v, step, stats)
+    adam_epoch(after, boards, targets, np.arange(2), 2, rate, equity_weight, partner,
+               pair_weight, m, v, step, stats)
     assert step[0] == 1 and stats[1] == 2
     assert stats[0] == pytest.approx(_loss(params, boards, targets, 0.0))
     # only the weights that these boards' inputs reach move
@@ -73,14 +82,14 @@ def test_adam_first_step_is_the_rate_against_the_sign_of_the_loss_gradient(equit
         up, down = params.copy(), params.copy()
         up[j] += 1e-5
         down[j] -= 1e-5
-        slope = (_loss(up, boards, targets, equity_weight)
-                 - _loss(down, boards, targets, equity_weight)) / 2e-5
+        slope = (_loss(up, boards, targets, equity_weight, partner, pair_weight)
+                 - _loss(down, boards, targets, equity_weight, partner, pair_weight)) / 2e-5
         if abs(slope) > 1e-3 and checked < 8:
             assert after[j] - params[j] == pytest.approx(-rate * np.sign(slope), rel=1e-3)
             checked += 1
     assert checked == 8
-    assert (_loss(after, boards, targets, equity_weight)
-            < _loss(params, boards, targets, equity_weight))
+    assert (_loss(after, boards, targets, equity_weight, partner, pair_weight)
+            < _loss(params, boards, targets, equity_weight, partner, pair_weight))
 
 
 def test_net_outputs_are_the_evaluator_at_0_ply_away_from_the_tables():
@@ -176,6 +185,43 @@ def test_fit_resumed_gives_the_straight_run_and_keeps_the_best_epoch(data_dir, t
     with pytest.raises(learn.BgcliError, match="trained on other data"):
         learn.fit(folders[:1], learn.FitSettings(epochs=5), resume=tmp_path / "b.npz",
                   progress=None)
+
+
+def test_played_rows_and_trained_partners():
+    rank = np.array([0, 1, 2, 0, 0, 1, 2, 3])
+    partner = learn.played_rows(rank)
+    assert list(partner) == [-1, 0, 0, -1, -1, 4, 4, 4]
+    # a pair needs both rows trained on: row 6's own row, row 4's partner rows held out
+    trained = np.array([1, 2, 3, 5, 7])
+    assert list(learn.trained_partners(partner, trained)) == [-1, -1, -1, -1, -1, -1, -1, -1]
+    trained = np.array([0, 1, 2, 4, 5, 7])
+    assert list(learn.trained_partners(partner, trained)) == [-1, 0, 0, -1, -1, 4, -1, 4]
+
+
+def test_pair_weight_fits_a_rolls_plays_apart_and_resumes_with_its_weight(data_dir, tmp_path):
+    settings, starts = learn.data_settings(9, 1, 24, 0.5, 20, 0.5, [str(data_dir / "backs.txt")],
+                                           alternatives=3)
+    learn.generate(tmp_path / "alt", settings, starts, 24, progress=None)
+    data = learn.read_training_data([data_dir / "data", tmp_path / "alt"])
+    rank = learn.read_data(tmp_path / "alt")[0]["rank"]
+    assert (data.partner[:6] == -1).all()  # no alternatives in the first folder
+    others = np.flatnonzero(data.partner >= 0)
+    assert others.size == (rank > 0).sum() > 0 and (others >= 6).all()
+    assert (rank[data.partner[others] - 6] == 0).all() and (data.partner[others] < others).all()
+    plain = learn.FitSettings(epochs=2, batch=4, rate=3e-3)
+    folders = [data_dir / "data", tmp_path / "alt"]
+    without, _, _ = learn.fit(folders, plain, progress=None)
+    first = tmp_path / "pair.npz"
+    learn.fit(folders, replace(plain, epochs=1, pair_weight=2.0, checkpoint=str(first)),
+              progress=None)
+    paired, _, used = learn.fit(folders, learn.FitSettings(epochs=2), resume=first,
+                                progress=None)
+    assert used.pair_weight == 2.0
+    straight, _, _ = learn.fit(folders, replace(plain, pair_weight=2.0), progress=None)
+    np.testing.assert_array_equal(paired.params, straight.params)
+    assert not np.array_equal(paired.params, without.params)
+    assert read_weights(first)[1]["history"][-1]["pair_weight"] == 2.0
+    assert learn.FitSettings(pair_weight=-1).problems() == ["pair-weight must be in [0, 100], not -1"]
 
 
 def test_fit_groups_the_held_out_positions_by_source_across_folders(data_dir):

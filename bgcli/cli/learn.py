@@ -70,12 +70,14 @@ def train_data(
 
 def supervised(data: list[Path], epochs: int, rate: float, batch: int, equity_weight: float,
                seed: int, minutes: Optional[float], checkpoint: Path, start: Optional[Path],
-               resume: Optional[Path], record_json: Optional[Path], nets: str = "both") -> None:
+               resume: Optional[Path], record_json: Optional[Path], nets: str = "both",
+               pair_weight: float = 0.0) -> None:
     """``bgcli train --data``: the supervised run, its record on stdout."""
     from ..learn import FitSettings, fit, make_record
 
     settings = FitSettings(epochs=epochs, rate=rate, batch=batch, equity_weight=equity_weight,
-                           seed=seed, minutes=minutes, checkpoint=str(checkpoint), nets=nets)
+                           seed=seed, minutes=minutes, checkpoint=str(checkpoint), nets=nets,
+                           pair_weight=pair_weight)
     problems = settings.problems()
     if problems:
         raise typer.BadParameter("; ".join(problems))
@@ -87,7 +89,8 @@ def supervised(data: list[Path], epochs: int, rate: float, batch: int, equity_we
                          + ["--epochs", str(epochs)]
                          + ([] if resume else ["--rate", str(rate), "--batch", str(batch),
                                                "--equity-weight", str(equity_weight),
-                                               "--seed", str(seed), "--nets", nets])
+                                               "--seed", str(seed), "--nets", nets]
+                            + (["--pair-weight", str(pair_weight)] if pair_weight else []))
                          + (["--start", str(start)] if start is not None else [])
                          + (["--minutes", str(minutes)] if minutes is not None else [])
                          + (["--resume", str(resume)] if resume is not None else []))

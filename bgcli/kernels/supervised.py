@@ -5,7 +5,11 @@ player on roll's, from a deeper judgement than the net's own (bgcli's n-ply sear
 loss per position is the squared error of the net's five raw sigmoid outputs against them
 plus ``equity_weight`` times the squared error of the cubeless equity they make
 (2W - 1 + W(g) - L(g) + W(bg) - L(bg)): a position's outputs may err in ways that cancel in
-the equity, and the equity is what chooses plays. Steps are Adam's (beta1 0.9, beta2 0.999,
+the equity, and the equity is what chooses plays. With ``pair_weight`` > 0 a position that is
+one of a roll's other plays (``bgcli train-data --alternatives``) also adds ``pair_weight``
+times the squared error of its equity *difference* from the play the game made (its
+``partner``): the ranking of a roll's plays, which is what chooses among them, is learnt
+directly and not only through each play's own value. Steps are Adam's (beta1 0.9, beta2 0.999,
 eps 1e-8) on a mini-batch's mean gradient: plain SGD on the same loss did not move the net
 towards its 2-ply judgement at all (docs/net.md, sessions 10 and 11).
 
@@ -44,17 +48,52 @@ def _add_descent(params, board, target, equity_weight, grad, idx, val, z, h, y, 
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def adam_epoch(params, boards, targets, order, batch, rate, equity_weight, m, v, step, stats):
+def _output_equity(y):
+    total = 0.0
+    for k in range(N_OUTPUTS):
+        total += EQUITY[k] * y[k]
+    return total
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _add_pair_descent(params, board, target, other_board, other_target, pair_weight, grad,
+                      idx, val, z, h, y, coef):
+    """Add the descent direction of ``pair_weight`` times the squared error of the equity
+    difference between ``board`` and ``other_board`` (the same roll's play) to ``grad``."""
+    n = encode(board, 1, idx, val)
+    offset = 0 if is_contact(board, 1) else NET_SIZE
+    forward(params, offset, idx, val, n, z, h, y)
+    mine = _output_equity(y)
+    n2 = encode(other_board, 1, idx[MAX_NONZERO:], val[MAX_NONZERO:])
+    offset2 = 0 if is_contact(other_board, 1) else NET_SIZE
+    forward(params, offset2, idx[MAX_NONZERO:], val[MAX_NONZERO:], n2, z[N_HIDDEN:],
+            h[N_HIDDEN:], y[N_OUTPUTS:])
+    gap = (_output_equity(target) - _output_equity(other_target)) - (
+        mine - _output_equity(y[N_OUTPUTS:]))
+    for k in range(N_OUTPUTS):
+        coef[k] = pair_weight * EQUITY[k] * gap
+    add_gradient(params, offset, idx, val, n, z, h, y, coef, grad)
+    for k in range(N_OUTPUTS):
+        coef[k] = -coef[k]
+    add_gradient(params, offset2, idx[MAX_NONZERO:], val[MAX_NONZERO:], n2, z[N_HIDDEN:],
+                 h[N_HIDDEN:], y[N_OUTPUTS:], coef, grad)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def adam_epoch(params, boards, targets, order, batch, rate, equity_weight, partner,
+               pair_weight, m, v, step, stats):
     """One pass over ``order`` (indices into ``boards``/``targets``) in mini-batches of
-    ``batch``: an Adam step on each batch's mean loss gradient. ``m``, ``v``: the moment
-    estimates and ``step[0]`` the steps so far (all three go on across epochs and runs);
-    ``stats[0]`` gets the sum of squared output errors (each before its batch's step),
-    ``stats[1]`` the count."""
-    idx = np.empty(MAX_NONZERO, dtype=np.int64)
-    val = np.empty(MAX_NONZERO)
-    z = np.empty(N_HIDDEN)
-    h = np.empty(N_HIDDEN)
-    y = np.empty(N_OUTPUTS)
+    ``batch``: an Adam step on each batch's mean loss gradient. ``partner[i]``: the row of
+    the play the game made with the roll of which ``i`` is another play, or -1 (the pair
+    term is skipped; so is every pair when ``pair_weight`` is 0). ``m``, ``v``: the
+    moment estimates and ``step[0]`` the steps so far (all three go on across epochs and
+    runs); ``stats[0]`` gets the sum of squared output errors (each before its batch's
+    step), ``stats[1]`` the count."""
+    idx = np.empty(2 * MAX_NONZERO, dtype=np.int64)  # two positions' room, for pairs
+    val = np.empty(2 * MAX_NONZERO)
+    z = np.empty(2 * N_HIDDEN)
+    h = np.empty(2 * N_HIDDEN)
+    y = np.empty(2 * N_OUTPUTS)
     coef = np.empty(N_OUTPUTS)
     grad = np.zeros(params.size)
     for first in range(0, order.size, batch):
@@ -64,6 +103,10 @@ def adam_epoch(params, boards, targets, order, batch, rate, equity_weight, m, v,
             i = order[t]
             stats[0] += _add_descent(params, boards[i], targets[i], equity_weight, grad, idx,
                                      val, z, h, y, coef)
+            if pair_weight > 0.0 and partner[i] >= 0:
+                j = partner[i]
+                _add_pair_descent(params, boards[i], targets[i], boards[j], targets[j],
+                                  pair_weight, grad, idx, val, z, h, y, coef)
         stats[1] += last - first
         step[0] += 1
         scale = 1.0 / (last - first)
