@@ -481,6 +481,21 @@ def equity_errors(params: np.ndarray, boards: np.ndarray, targets: np.ndarray) -
             "mse": float(((out - targets) ** 2).sum(axis=1).mean())}
 
 
+def difference_errors(params: np.ndarray, data: TrainingData, rows: np.ndarray) -> dict:
+    """Mean |error| (with SE) of the net's 0-ply equity difference between each of ``rows``
+    (a roll's other plays) and the play made with the roll (its partner), against the
+    targets' difference: how well the net orders a roll's plays."""
+    from .kernels.supervised import EQUITY, net_outputs
+
+    mine, theirs = np.zeros((rows.size, 5)), np.zeros((rows.size, 5))
+    net_outputs(params, data.boards[rows], mine)
+    net_outputs(params, data.boards[data.partner[rows]], theirs)
+    diff = np.abs(((mine - theirs) - (data.targets[rows] - data.targets[data.partner[rows]]))
+                  @ EQUITY)
+    return {"pairs": int(diff.size), "mean_abs_difference_error": float(diff.mean()),
+            "se": float(diff.std(ddof=1) / math.sqrt(diff.size))}
+
+
 def held_out(count: int) -> np.ndarray:
     """Which of a folder's ``count`` positions are held out: every ``HOLD_OUT``-th."""
     return np.arange(count) % HOLD_OUT == 0
@@ -532,7 +547,8 @@ def fit(folders, settings: FitSettings, start: str | Path | None = None,
         state.adam_step, state.epochs = int(step[0]), state.epochs + 1
         state.wall_s = wall0 + time.perf_counter() - began
         state.checks.append(epoch_check(state.params, state.epochs, data, progress))
-        if _held_error(state.checks[-1]) < _held_error(state.checks[state.best_epoch]):
+        if (_held_error(state.checks[-1], settings.pair_weight)
+                < _held_error(state.checks[state.best_epoch], settings.pair_weight)):
             state.best_params, state.best_epoch = state.params.copy(), state.epochs
         if settings.checkpoint:
             save_checkpoint(settings.checkpoint, state, settings, data.folders, command)
@@ -549,8 +565,13 @@ def trained_partners(partner: np.ndarray, trained: np.ndarray) -> np.ndarray:
     return np.where(keep, partner, -1)
 
 
-def _held_error(check: dict) -> float:
+def _held_error(check: dict, pair_weight: float = 0.0) -> float:
+    """What early stopping minimises: the held-out mean |equity error|, plus the held-out
+    mean |difference error| of a roll's plays when the fit learns those (``pair_weight``):
+    that term trades some of the first for the second."""
     error = check["held_out"]["mean_abs_equity_error"]
+    if pair_weight > 0.0 and "held_out_pairs" in check:
+        error += check["held_out_pairs"]["mean_abs_difference_error"]
     return math.inf if math.isnan(error) else error
 
 
@@ -558,7 +579,9 @@ def epoch_check(params, epoch: int, data: TrainingData, progress: Progress | Non
                 train: np.ndarray | None = None) -> dict:
     """The record of an epoch: mean |equity error| (with SE) of the held-out positions, of
     the training ones (``train``, default all not held out) and of the held-out positions
-    of each source; a line to ``progress``."""
+    of each source; for held-out positions that are a roll's other plays, the error of
+    their equity difference from the play made (``difference_errors``); a line to
+    ``progress``."""
     held = data.held_index
     train = data.train_index if train is None else train
     entry = {"epoch": epoch,
@@ -570,10 +593,16 @@ def epoch_check(params, epoch: int, data: TrainingData, progress: Progress | Non
         if index.size > 1:
             entry["held_out_by_source"][name] = equity_errors(params, data.boards[index],
                                                               data.targets[index])
+    paired = held[data.partner[held] >= 0]
+    if paired.size > 1:
+        entry["held_out_pairs"] = difference_errors(params, data, paired)
     if progress:
         h, t = entry["held_out"], entry["train"]
         progress(f"epoch {epoch}: |equity error| held out {h['mean_abs_equity_error']:.4f}"
-                 f" ± {h['se']:.4f}, training {t['mean_abs_equity_error']:.4f} ± {t['se']:.4f}")
+                 f" ± {h['se']:.4f}, training {t['mean_abs_equity_error']:.4f} ± {t['se']:.4f}"
+                 + (f", held-out plays' differences "
+                    f"{entry['held_out_pairs']['mean_abs_difference_error']:.4f}"
+                    if "held_out_pairs" in entry else ""))
     return entry
 
 

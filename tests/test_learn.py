@@ -199,9 +199,9 @@ def test_played_rows_and_trained_partners():
 
 
 def test_pair_weight_fits_a_rolls_plays_apart_and_resumes_with_its_weight(data_dir, tmp_path):
-    settings, starts = learn.data_settings(9, 1, 24, 0.5, 20, 0.5, [str(data_dir / "backs.txt")],
+    settings, starts = learn.data_settings(15, 1, 24, 0.5, 20, 0.5, [str(data_dir / "backs.txt")],
                                            alternatives=3)
-    learn.generate(tmp_path / "alt", settings, starts, 24, progress=None)
+    learn.generate(tmp_path / "alt", settings, starts, 48, progress=None)
     data = learn.read_training_data([data_dir / "data", tmp_path / "alt"])
     rank = learn.read_data(tmp_path / "alt")[0]["rank"]
     assert (data.partner[:6] == -1).all()  # no alternatives in the first folder
@@ -221,6 +221,14 @@ def test_pair_weight_fits_a_rolls_plays_apart_and_resumes_with_its_weight(data_d
     np.testing.assert_array_equal(paired.params, straight.params)
     assert not np.array_equal(paired.params, without.params)
     assert read_weights(first)[1]["history"][-1]["pair_weight"] == 2.0
+    # the held-out plays' differences are measured, and what the kept epoch minimises
+    check = paired.checks[-1]
+    held_pairs = data.held & (data.partner >= 0)
+    assert check["held_out_pairs"]["pairs"] == held_pairs.sum() > 1
+    expected = learn.difference_errors(paired.params, data, np.flatnonzero(held_pairs))
+    assert check["held_out_pairs"] == pytest.approx(expected)
+    assert learn._held_error(check, 2.0) == pytest.approx(
+        check["held_out"]["mean_abs_equity_error"] + expected["mean_abs_difference_error"])
     assert learn.FitSettings(pair_weight=-1).problems() == ["pair-weight must be in [0, 100], not -1"]
 
 

@@ -2,7 +2,7 @@
 (session 19: a cheaper, closer proxy for play than the held-out |equity error|).
 
     python -m scripts.experiments.learn_from_search.choices /work/ld/alt2_s35 --first-chunk 240 \\
-        --weights bgcli/data/net_weights.npz s18_r2b.npz -o choices_s19.json
+        --weights bgcli/data/net_weights.npz s18_r2b.npz s19_pw2.npz -o choices_s19_pw2.json
 
 A ``bgcli train-data --alternatives K`` folder stores, for each kept ply, the position the
 labelling net's play made (rank 0) followed by the results of the same roll's K next best

@@ -189,3 +189,19 @@ bgcli train --data /work/ld/alt2_s33 --data /work/ld/alt2_s34 --data /work/ld/al
 python -m scripts.experiments.head_to_head s18_r2b_200.npz --deals 20000 --themed positions/train_backgames.txt \
     --themed-starts 1000 --themed-deals 4 -o h2h_s18_r2b_200.json > /dev/null
 python -m scripts.strength.vs_gnubg --weights s18_r2b_200.npz --deals 1200 --seed 1 -o vs_gnubg_s18_r2b_200_s1.json
+
+# Session 19: the ranking of a roll's plays as a loss (docs/net.md, "Session 19's experiment")
+for s in 35 36; do bgcli train-data /work/ld/alt2_s$s -n 320000 --plies 2 --alternatives 3 --seed $s $S & done; wait
+# the A/B on session 18's 640,000 positions: seeds 35 and 36 cut at their first 240 chunks
+for s in 35 36; do mkdir -p /work/ld/alt2_s${s}_240; cp /work/ld/alt2_s$s/settings.json /work/ld/alt2_s${s}_240/
+    for i in $(seq 0 239); do ln -f /work/ld/alt2_s$s/chunk-$(printf %06d $i).npz /work/ld/alt2_s${s}_240/; done; done
+bgcli train --data /work/ld/alt2_s33 --data /work/ld/alt2_s34 --data /work/ld/alt2_s35_240 --data /work/ld/alt2_s36_240 \
+    --nets contact --epochs 100 --pair-weight 2 -o s19_pw2.npz --record s19_fit_pw2.json > /dev/null
+python -m scripts.experiments.head_to_head s19_pw2.npz --deals 20000 --themed positions/train_backgames.txt \
+    --themed-starts 1000 --themed-deals 4 -o h2h_s19_pw2.json > /dev/null
+python -m scripts.experiments.head_to_head s19_pw2.npz --against s18_r2b.npz --deals 20000 \
+    --themed positions/train_backgames.txt --themed-starts 1000 --themed-deals 4 -o h2h_s19_pw2_vs_r2b.json > /dev/null
+python -m scripts.experiments.learn_from_search.choices /work/ld/alt2_s35 /work/ld/alt2_s36 --first-chunk 240 \
+    --last-chunk 639 --weights bgcli/data/net_weights.npz s18_r2b.npz s19_pw2.npz -o choices_s19_pw2.json
+python -m scripts.strength.vs_gnubg --weights s19_pw2.npz --deals 1200 --seed 1 -o vs_gnubg_s19_pw2_s1.json
+python -m scripts.experiments.learn_from_search.paired vs_gnubg_s19_pw2_s1.json vs_gnubg_0.9.3_s1.json
