@@ -205,3 +205,8 @@ python -m scripts.experiments.learn_from_search.choices /work/ld/alt2_s35 /work/
     --last-chunk 639 --weights bgcli/data/net_weights.npz s18_r2b.npz s19_pw2.npz -o choices_s19_pw2.json
 python -m scripts.strength.vs_gnubg --weights s19_pw2.npz --deals 1200 --seed 1 -o vs_gnubg_s19_pw2_s1.json
 python -m scripts.experiments.learn_from_search.paired vs_gnubg_s19_pw2_s1.json vs_gnubg_0.9.3_s1.json
+# all 1,040,000 positions, 60 more epochs from s19_pw2 (not kept)
+bgcli train --data /work/ld/alt2_s33 --data /work/ld/alt2_s34 --data /work/ld/alt2_s35 --data /work/ld/alt2_s36 \
+    --nets contact --epochs 60 --pair-weight 2 --start s19_pw2.npz -o s19_pw2_big.npz --record s19_fit_pw2_big.json > /dev/null
+python -m scripts.experiments.head_to_head s19_pw2_big.npz --against s19_pw2.npz --deals 20000 \
+    --themed positions/train_backgames.txt --themed-starts 1000 --themed-deals 4 -o h2h_s19_pw2_big_vs_pw2.json > /dev/null
