@@ -88,7 +88,13 @@ def test_adam_first_step_is_the_rate_against_the_sign_of_the_loss_gradient(equit
             assert after[j] - params[j] == pytest.approx(-rate * np.sign(slope), rel=1e-3)
             checked += 1
     assert checked == 8
-    assert (_loss(after, boards, targets, equity_weight, partner, pair_weight)
+    # and a small enough such step lowers the loss (a step of 1e-3 on every weight may
+    # overshoot: it is a sign step, not one along the gradient)
+    small = params.copy()
+    adam_epoch(small, boards, targets, np.arange(2), 2, 1e-6, equity_weight, partner,
+               pair_weight, np.zeros(params.size), np.zeros(params.size),
+               np.zeros(1, np.int64), np.zeros(2))
+    assert (_loss(small, boards, targets, equity_weight, partner, pair_weight)
             < _loss(params, boards, targets, equity_weight, partner, pair_weight))
 
 

@@ -210,3 +210,11 @@ bgcli train --data /work/ld/alt2_s33 --data /work/ld/alt2_s34 --data /work/ld/al
     --nets contact --epochs 60 --pair-weight 2 --start s19_pw2.npz -o s19_pw2_big.npz --record s19_fit_pw2_big.json > /dev/null
 python -m scripts.experiments.head_to_head s19_pw2_big.npz --against s19_pw2.npz --deals 20000 \
     --themed positions/train_backgames.txt --themed-starts 1000 --themed-deals 4 -o h2h_s19_pw2_big_vs_pw2.json > /dev/null
+# seed 2, and the ship as 0.9.4
+python -m scripts.strength.vs_gnubg --weights s19_pw2.npz --deals 1200 --seed 2 -o vs_gnubg_s19_pw2_s2.json
+python -m scripts.experiments.learn_from_search.paired vs_gnubg_s19_pw2_s2.json vs_gnubg_0.9.3_s2.json
+BGCLI_WEIGHTS=s19_pw2.npz python -m scripts.strength.rollouts_vs_gnubg --trials 1296 --seed 1 --threads 1 \
+    --variance-reduction -o rollouts_vs_gnubg_vr_s19_pw2.json
+python -m scripts.ship_net_weights s19_pw2.npz --check-deals 2000 --vs-gnubg vs_gnubg_s19_pw2_s1.json
+python -m scripts.regen_readme_examples
+bgcli report positions/examples.txt -o reports/example --trials 324 --master-seed 1
