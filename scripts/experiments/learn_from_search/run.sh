@@ -218,3 +218,6 @@ BGCLI_WEIGHTS=s19_pw2.npz python -m scripts.strength.rollouts_vs_gnubg --trials 
 python -m scripts.ship_net_weights s19_pw2.npz --check-deals 2000 --vs-gnubg vs_gnubg_s19_pw2_s1.json
 python -m scripts.regen_readme_examples
 bgcli report positions/examples.txt -o reports/example --trials 324 --master-seed 1
+# issue 18's (a) with 0.9.4: 2,500 deals of each seed, paired against 0.9.3's
+for s in 1 2; do python -m scripts.strength.vs_gnubg --deals 2500 --seed $s -o vs_gnubg_0.9.4_s$s.json & done; wait
+for s in 1 2; do python -m scripts.experiments.learn_from_search.paired vs_gnubg_0.9.4_s$s.json vs_gnubg_0.9.3_s$s.json; done
