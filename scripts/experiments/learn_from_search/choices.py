@@ -53,7 +53,10 @@ def read_groups(folder: Path, first_chunk: int, last_chunk: int | None):
     return np.array(boards, dtype=np.int8), np.array(equities), np.array(groups)
 
 
-def judge(params: np.ndarray, boards, label_equity, groups) -> dict:
+def decision_losses(params: np.ndarray, boards, label_equity, groups) -> tuple:
+    """Per decision (a group of two or more candidates): the 2-ply equity the net's 0-ply
+    pick gives up against the group's best, whether it picks the best, and the mean |error|
+    of its equity differences from the first candidate."""
     out = np.zeros((boards.shape[0], 5))
     net_outputs(params, boards, out)
     net_equity = -(out @ EQUITY)
@@ -68,7 +71,10 @@ def judge(params: np.ndarray, boards, label_equity, groups) -> dict:
         losses.append(labels.max() - labels[pick])
         hits.append(labels[pick] == labels.max())
         diff_errors.append(np.abs((mine[1:] - mine[0]) - (labels[1:] - labels[0])).mean())
-    losses = np.array(losses)
+    return np.array(losses), np.array(hits), np.array(diff_errors)
+
+
+def judge(losses, hits, diff_errors) -> dict:
     return {"decisions": int(losses.size),
             "mean_loss_memg": 1000 * float(losses.mean()),
             "se_memg": 1000 * float(losses.std(ddof=1) / math.sqrt(losses.size)),
@@ -76,18 +82,9 @@ def judge(params: np.ndarray, boards, label_equity, groups) -> dict:
             "mean_abs_difference_error": float(np.mean(diff_errors))}
 
 
-def paired(params_a, params_b, boards, label_equity, groups) -> dict:
+def paired(losses_a, losses_b) -> dict:
     """Net b's loss minus net a's, decision by decision (negative: b chooses better)."""
-    per = []
-    for params in (params_a, params_b):
-        out = np.zeros((boards.shape[0], 5))
-        net_outputs(params, boards, out)
-        net_equity = -(out @ EQUITY)
-        starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
-        ends = np.r_[starts[1:], groups.size]
-        per.append(np.array([label_equity[a:b].max() - label_equity[a + np.argmax(net_equity[a:b])]
-                             for a, b in zip(starts, ends) if b - a >= 2]))
-    d = per[1] - per[0]
+    d = losses_b - losses_a
     return {"mean_memg": 1000 * float(d.mean()),
             "se_memg": 1000 * float(d.std(ddof=1) / math.sqrt(d.size))}
 
@@ -112,10 +109,14 @@ def main(argv=None) -> None:
     nets = [read_weights(w)[0] for w in args.weights]
     record = {"folders": [str(f) for f in args.folders], "first_chunk": args.first_chunk,
               "last_chunk": args.last_chunk, "rows": int(boards.shape[0]), "nets": {}}
+    first_losses = None
     for path, params in zip(args.weights, nets):
-        entry = judge(params, boards, equity, groups)
-        if params is not nets[0]:
-            entry["against_first"] = paired(nets[0], params, boards, equity, groups)
+        losses, hits, diff_errors = decision_losses(params, boards, equity, groups)
+        entry = judge(losses, hits, diff_errors)
+        if first_losses is None:
+            first_losses = losses
+        else:
+            entry["against_first"] = paired(first_losses, losses)
         record["nets"][Path(path).name] = entry
         print(Path(path).name, json.dumps(entry), flush=True)
     if args.output:
