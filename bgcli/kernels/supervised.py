@@ -30,25 +30,18 @@ BETA1, BETA2, EPSILON = 0.9, 0.999, 1e-8
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _add_descent(params, board, target, equity_weight, grad, idx, val, z, h, y, coef):
-    """Add one position's descent direction (minus half the loss gradient) to ``grad``;
-    the squared error of its five outputs."""
+def _forward(params, board, idx, val, z, h, y):
+    """Evaluate ``board`` (row 1 on roll) into ``y``; its encoding's length and net offset,
+    which the backward pass needs."""
     n = encode(board, 1, idx, val)
     offset = 0 if is_contact(board, 1) else NET_SIZE
     forward(params, offset, idx, val, n, z, h, y)
-    gap = 0.0  # target equity - the outputs' equity
-    error = 0.0
-    for k in range(N_OUTPUTS):
-        gap += EQUITY[k] * (target[k] - y[k])
-        error += (target[k] - y[k]) ** 2
-    for k in range(N_OUTPUTS):
-        coef[k] = (target[k] - y[k]) + equity_weight * EQUITY[k] * gap
-    add_gradient(params, offset, idx, val, n, z, h, y, coef, grad)
-    return error
+    return n, offset
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _output_equity(y):
+def _equity(y):
+    """The cubeless equity of five outputs (2W - 1 left out: only differences matter)."""
     total = 0.0
     for k in range(N_OUTPUTS):
         total += EQUITY[k] * y[k]
@@ -56,27 +49,35 @@ def _output_equity(y):
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _add_pair_descent(params, board, target, other_board, other_target, pair_weight, grad,
-                      idx, val, z, h, y, coef):
-    """Add the descent direction of ``pair_weight`` times the squared error of the equity
-    difference between ``board`` and ``other_board`` (the same roll's play) to ``grad``."""
-    n = encode(board, 1, idx, val)
-    offset = 0 if is_contact(board, 1) else NET_SIZE
-    forward(params, offset, idx, val, n, z, h, y)
-    mine = _output_equity(y)
-    n2 = encode(other_board, 1, idx[MAX_NONZERO:], val[MAX_NONZERO:])
-    offset2 = 0 if is_contact(other_board, 1) else NET_SIZE
-    forward(params, offset2, idx[MAX_NONZERO:], val[MAX_NONZERO:], n2, z[N_HIDDEN:],
-            h[N_HIDDEN:], y[N_OUTPUTS:])
-    gap = (_output_equity(target) - _output_equity(other_target)) - (
-        mine - _output_equity(y[N_OUTPUTS:]))
+def _add_row_descent(params, boards, targets, i, j, equity_weight, pair_weight, grad, idx, val,
+                     z, h, y, coef):
+    """Add row ``i``'s descent direction (minus half its loss gradient) to ``grad``; with a
+    partner ``j`` >= 0 the pair term's too. Returns row ``i``'s squared output error.
+
+    The pair term's gradient at row ``i`` goes into the same output coefficients as its own
+    loss, so the row is evaluated and back-propagated once; the partner needs one more
+    forward and backward pass (room for it: the second half of ``idx``, ``val``, ``z``, ``h``
+    and ``y``)."""
+    target = targets[i]
+    n, offset = _forward(params, boards[i], idx, val, z, h, y)
+    equity_gap = _equity(target) - _equity(y[:N_OUTPUTS])  # target equity - the outputs'
+    error = 0.0
     for k in range(N_OUTPUTS):
-        coef[k] = pair_weight * EQUITY[k] * gap
+        error += (target[k] - y[k]) ** 2
+        coef[k] = (target[k] - y[k]) + equity_weight * EQUITY[k] * equity_gap
+    if j >= 0:
+        n2, offset2 = _forward(params, boards[j], idx[MAX_NONZERO:], val[MAX_NONZERO:],
+                               z[N_HIDDEN:], h[N_HIDDEN:], y[N_OUTPUTS:])
+        # (target difference) - (output difference) between the two plays of one roll
+        pair_gap = (_equity(target) - _equity(targets[j])) - (
+            _equity(y[:N_OUTPUTS]) - _equity(y[N_OUTPUTS:]))
+        for k in range(N_OUTPUTS):
+            coef[k] += pair_weight * EQUITY[k] * pair_gap
+            coef[N_OUTPUTS + k] = -pair_weight * EQUITY[k] * pair_gap
+        add_gradient(params, offset2, idx[MAX_NONZERO:], val[MAX_NONZERO:], n2, z[N_HIDDEN:],
+                     h[N_HIDDEN:], y[N_OUTPUTS:], coef[N_OUTPUTS:], grad)
     add_gradient(params, offset, idx, val, n, z, h, y, coef, grad)
-    for k in range(N_OUTPUTS):
-        coef[k] = -coef[k]
-    add_gradient(params, offset2, idx[MAX_NONZERO:], val[MAX_NONZERO:], n2, z[N_HIDDEN:],
-                 h[N_HIDDEN:], y[N_OUTPUTS:], coef, grad)
+    return error
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -94,19 +95,16 @@ def adam_epoch(params, boards, targets, order, batch, rate, equity_weight, partn
     z = np.empty(2 * N_HIDDEN)
     h = np.empty(2 * N_HIDDEN)
     y = np.empty(2 * N_OUTPUTS)
-    coef = np.empty(N_OUTPUTS)
+    coef = np.empty(2 * N_OUTPUTS)
     grad = np.zeros(params.size)
     for first in range(0, order.size, batch):
         last = min(first + batch, order.size)
         grad[:] = 0.0
         for t in range(first, last):
             i = order[t]
-            stats[0] += _add_descent(params, boards[i], targets[i], equity_weight, grad, idx,
-                                     val, z, h, y, coef)
-            if pair_weight > 0.0 and partner[i] >= 0:
-                j = partner[i]
-                _add_pair_descent(params, boards[i], targets[i], boards[j], targets[j],
-                                  pair_weight, grad, idx, val, z, h, y, coef)
+            j = partner[i] if pair_weight > 0.0 else -1
+            stats[0] += _add_row_descent(params, boards, targets, i, j, equity_weight,
+                                         pair_weight, grad, idx, val, z, h, y, coef)
         stats[1] += last - first
         step[0] += 1
         scale = 1.0 / (last - first)
