@@ -237,6 +237,19 @@ def _check_folder(folder: Path, settings: DataSettings) -> int:
     return count
 
 
+def _record_command(path: Path, settings: DataSettings, command: str, first: bool) -> None:
+    """Write the folder's settings file (``first``), or add ``command`` to the commands that
+    have grown the folder since: its summary names every run that made its chunks."""
+    if first:
+        record = {"settings": _settings_json(settings), "command": command, "commands": []}
+    else:
+        record = json.loads(path.read_text())
+        record.setdefault("commands", [])  # folders made before the list was kept
+    if command:
+        record["commands"].append(command)
+    path.write_text(json.dumps(record, indent=2) + "\n")
+
+
 def generate(folder: str | Path, settings: DataSettings, starts: list, positions: int,
              command: str = "", progress: Progress | None = _stderr,
              minutes: float | None = None) -> dict:
@@ -250,10 +263,7 @@ def generate(folder: str | Path, settings: DataSettings, starts: list, positions
     folder = Path(folder)
     folder.mkdir(exist_ok=True)  # not its parents: a mistyped path is refused
     done = _check_folder(folder, settings)
-    record_path = folder / SETTINGS_FILE
-    if done == 0:
-        record_path.write_text(json.dumps({"settings": _settings_json(settings),
-                                           "command": command}, indent=2) + "\n")
+    _record_command(folder / SETTINGS_FILE, settings, command, first=done == 0)
 
     def label(position: Position) -> np.ndarray:
         return position_probabilities(position, "net", settings.plies)
@@ -322,7 +332,8 @@ def data_summary(folder: str | Path) -> dict:
     return {"folder": str(folder), "positions": int(arrays["boards"].shape[0]),
             "chunks": record["chunks"], "sha256": record["sha256"],
             "per_source": {name: int(c) for name, c in zip(names, counts)},
-            "settings": record["settings"], "command": record.get("command", "")}
+            "settings": record["settings"], "command": record.get("command", ""),
+            "commands": record.get("commands", [record.get("command", "")])}
 
 
 # ----------------------------------------------------------------------------- training

@@ -112,8 +112,12 @@ def test_data_are_labelled_by_the_search_and_resume_to_the_same_chunks(data_dir,
     for board, target in zip(arrays["boards"][:3], arrays["targets"][:3]):
         np.testing.assert_allclose(target, position_probabilities(Position(board), "net", 1))
     settings, starts = learn.data_settings(7, 1, 3, 0.5, 20, 0.5, [str(data_dir / "backs.txt")])
-    learn.generate(tmp_path / "d", settings, starts, 2, progress=None)  # one chunk, then
-    learn.generate(tmp_path / "d", settings, starts, 6, progress=None)  # the second
+    learn.generate(tmp_path / "d", settings, starts, 2, command="first -n 2",
+                   progress=None)  # one chunk, then the second
+    summary = learn.generate(tmp_path / "d", settings, starts, 6, command="then -n 6",
+                             progress=None)
+    assert summary["command"] == "first -n 2"
+    assert summary["commands"] == ["first -n 2", "then -n 6"]  # every run that grew it
     again, _ = learn.read_data(tmp_path / "d")
     for key in arrays:
         np.testing.assert_array_equal(again[key], arrays[key])
