@@ -244,7 +244,8 @@ def _record_command(path: Path, settings: DataSettings, command: str, first: boo
         record = {"settings": _settings_json(settings), "command": command, "commands": []}
     else:
         record = json.loads(path.read_text())
-        record.setdefault("commands", [])  # folders made before the list was kept
+        # folders made before the list was kept: their first command starts it
+        record.setdefault("commands", [record["command"]] if record.get("command") else [])
     if command:
         record["commands"].append(command)
     path.write_text(json.dumps(record, indent=2) + "\n")

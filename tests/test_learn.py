@@ -121,6 +121,13 @@ def test_data_are_labelled_by_the_search_and_resume_to_the_same_chunks(data_dir,
     again, _ = learn.read_data(tmp_path / "d")
     for key in arrays:
         np.testing.assert_array_equal(again[key], arrays[key])
+    settings_file = tmp_path / "d" / learn.SETTINGS_FILE  # a folder from before the list:
+    old_record = json.loads(settings_file.read_text())
+    del old_record["commands"]
+    settings_file.write_text(json.dumps(old_record))
+    summary = learn.generate(tmp_path / "d", settings, starts, 9, command="last -n 9",
+                             progress=None)
+    assert summary["commands"] == ["first -n 2", "last -n 9"]
     other = learn.DataSettings(**{**learn.asdict(settings), "seed": 8,
                                   "sources": settings.sources})
     with pytest.raises(learn.BgcliError, match="other settings"):

@@ -221,3 +221,11 @@ bgcli report positions/examples.txt -o reports/example --trials 324 --master-see
 # issue 18's (a) with 0.9.4: 2,500 deals of each seed, paired against 0.9.3's
 for s in 1 2; do python -m scripts.strength.vs_gnubg --deals 2500 --seed $s -o vs_gnubg_0.9.4_s$s.json & done; wait
 for s in 1 2; do python -m scripts.experiments.learn_from_search.paired vs_gnubg_0.9.4_s$s.json vs_gnubg_0.9.3_s$s.json; done
+# Session 20: a round labelled by 0.9.4's 2 ply (docs/net.md, "Session 20's experiment")
+for s in 37 38; do NUMBA_NUM_THREADS=1 bgcli train-data /work/ld/alt3_s$s -n 500000 --plies 2 --alternatives 3 --seed $s $S & done; wait
+for w in 2 4; do bgcli train --data /work/ld/alt3_s37 --data /work/ld/alt3_s38 --nets contact --epochs 100 \
+    --pair-weight $w -o s20_pw$w.npz --record s20_fit_pw$w.json > /dev/null & done; wait
+for w in 2 4; do python -m scripts.experiments.head_to_head s20_pw$w.npz --deals 20000 --themed positions/train_backgames.txt \
+    --themed-starts 1000 --themed-deals 4 -o h2h_s20_pw$w.json > /dev/null & done; wait
+for s in 1 2; do python -m scripts.strength.vs_gnubg --weights s20_pw2.npz --deals 1200 --seed $s -o vs_gnubg_s20_pw2_s$s.json & done; wait
+for s in 1 2; do python -m scripts.experiments.learn_from_search.paired vs_gnubg_s20_pw2_s$s.json vs_gnubg_0.9.4_s$s.json; done
