@@ -229,3 +229,9 @@ for w in 2 4; do python -m scripts.experiments.head_to_head s20_pw$w.npz --deals
     --themed-starts 1000 --themed-deals 4 -o h2h_s20_pw$w.json > /dev/null & done; wait
 for s in 1 2; do python -m scripts.strength.vs_gnubg --weights s20_pw2.npz --deals 1200 --seed $s -o vs_gnubg_s20_pw2_s$s.json & done; wait
 for s in 1 2; do python -m scripts.experiments.learn_from_search.paired vs_gnubg_s20_pw2_s$s.json vs_gnubg_0.9.4_s$s.json; done
+# the ship as 0.9.5
+BGCLI_WEIGHTS=s20_pw2.npz python -m scripts.strength.rollouts_vs_gnubg --trials 1296 --seed 1 --threads 1 \
+    --variance-reduction -o rollouts_vs_gnubg_vr_s20_pw2.json
+python -m scripts.ship_net_weights s20_pw2.npz --check-deals 2000 --vs-gnubg vs_gnubg_s20_pw2_s1.json
+python -m scripts.regen_readme_examples
+bgcli report positions/examples.txt -o reports/example --trials 324 --master-seed 1
