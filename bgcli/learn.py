@@ -264,7 +264,8 @@ def generate(folder: str | Path, settings: DataSettings, starts: list, positions
     folder = Path(folder)
     folder.mkdir(exist_ok=True)  # not its parents: a mistyped path is refused
     done = _check_folder(folder, settings)
-    _record_command(folder / SETTINGS_FILE, settings, command, first=done == 0)
+    if done == 0 or done * settings.chunk < positions:  # a run that adds nothing is no grower
+        _record_command(folder / SETTINGS_FILE, settings, command, first=done == 0)
 
     def label(position: Position) -> np.ndarray:
         return position_probabilities(position, "net", settings.plies)

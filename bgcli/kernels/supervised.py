@@ -41,7 +41,8 @@ def _forward(params, board, idx, val, z, h, y):
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def _equity(y):
-    """The cubeless equity of five outputs (2W - 1 left out: only differences matter)."""
+    """The cubeless equity of five outputs less its constant -1 (only differences of it
+    matter here)."""
     total = 0.0
     for k in range(N_OUTPUTS):
         total += EQUITY[k] * y[k]

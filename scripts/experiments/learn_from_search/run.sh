@@ -235,3 +235,12 @@ BGCLI_WEIGHTS=s20_pw2.npz python -m scripts.strength.rollouts_vs_gnubg --trials 
 python -m scripts.ship_net_weights s20_pw2.npz --check-deals 2000 --vs-gnubg vs_gnubg_s20_pw2_s1.json
 python -m scripts.regen_readme_examples
 bgcli report positions/examples.txt -o reports/example --trials 324 --master-seed 1
+# the next round, labelled by 0.9.5's 2 ply (s20_pw2; BGCLI_WEIGHTS unset labels with the shipped net now)
+for s in 39 40; do NUMBA_NUM_THREADS=1 BGCLI_WEIGHTS=s20_pw2.npz bgcli train-data /work/ld/alt4_s$s -n 500000 --plies 2 \
+    --alternatives 3 --seed $s $S & done; wait
+A="--data /work/ld/alt4_s39 --data /work/ld/alt4_s40"; B="--data /work/ld/alt3_s37 --data /work/ld/alt3_s38"
+bgcli train $A --nets contact --epochs 100 --pair-weight 2 --start s20_pw2.npz -o s20_r4.npz --record s20_fit_r4.json > /dev/null &
+bgcli train $A $B --nets contact --epochs 100 --pair-weight 2 --start s20_pw2.npz -o s20_r4all.npz --record s20_fit_r4all.json > /dev/null &
+wait
+for n in r4 r4all; do python -m scripts.experiments.head_to_head s20_$n.npz --deals 20000 --themed positions/train_backgames.txt \
+    --themed-starts 1000 --themed-deals 4 -o h2h_s20_$n.json > /dev/null & done; wait
