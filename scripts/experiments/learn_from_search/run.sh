@@ -244,3 +244,5 @@ bgcli train $A $B --nets contact --epochs 100 --pair-weight 2 --start s20_pw2.np
 wait
 for n in r4 r4all; do python -m scripts.experiments.head_to_head s20_$n.npz --deals 20000 --themed positions/train_backgames.txt \
     --themed-starts 1000 --themed-deals 4 -o h2h_s20_$n.json > /dev/null & done; wait
+for s in 1 2; do python -m scripts.strength.vs_gnubg --weights s20_r4.npz --deals 1200 --seed $s -o vs_gnubg_s20_r4_s$s.json & done; wait
+for s in 1 2; do python -m scripts.experiments.learn_from_search.paired vs_gnubg_s20_r4_s$s.json vs_gnubg_s20_pw2_s$s.json; done
