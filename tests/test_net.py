@@ -577,6 +577,20 @@ def test_shipped_training_positions_meet_their_rule(name, min_anchors, min_pips_
                    for s in range(2))
 
 
+def test_shipped_race_starts_are_races_outside_the_bearoff():
+    from bgcli.position import Position
+    from bgcli.train import read_training_positions
+
+    path = Path(__file__).resolve().parents[1] / "positions" / "train_races.txt"
+    boards, about = read_training_positions(path)
+    assert about["count"] == len(boards) > 1000
+    assert len({board.tobytes() for board in boards}) == len(boards)  # no repeats
+    assert "the first ply where the sides have passed each other" in path.read_text().splitlines()[0]
+    for board in boards:
+        assert Position(board).is_race()
+        assert board[:, 6:].sum() > 0  # not a bear-off with both sides home
+
+
 def test_weights_round_trip(tmp_path):
     from bgcli.errors import BgcliError
     from bgcli.net import load_params, read_weights, save_weights

@@ -9,7 +9,9 @@ deal is played twice with the same dice, A moving first then B moving first
 the opening (``--deals``), and with ``--themed`` from the first ``--themed-starts`` positions
 of a collection after skipping ``--skip`` (``--themed-deals`` deals each): there the side
 on roll alternates between the nets in the pair, so the result is A's edge in such
-positions, whichever side of them it holds.
+positions, whichever side of them it holds. ``--bearoff`` gives both nets the bear-off
+databases, as bgcli's own play has them (a bear-off with both sides home is then played by
+the tables, not the race net): for comparing race nets fitted without such positions.
 """
 
 from __future__ import annotations
@@ -29,6 +31,16 @@ from bgcli.position import Position
 from bgcli.train import read_training_positions
 
 
+def with_tables(weights: np.ndarray) -> np.ndarray:
+    """``weights`` followed by the two bear-off databases (``bgcli.kernels.evaluate``)."""
+    from bgcli.bearoff import load_onesided, load_twosided
+    from bgcli.kernels.evaluate import TWOSIDED_CHECKERS, with_bearoff_tables
+
+    onesided = load_onesided()
+    return with_bearoff_tables(weights, load_twosided(TWOSIDED_CHECKERS),
+                               np.hstack([onesided.rolls, onesided.first]))
+
+
 def _summary(per_deal: np.ndarray) -> dict:
     n = per_deal.size
     return {"deals": int(n), "games": int(2 * n), "ppg": float(per_deal.mean()),
@@ -45,10 +57,14 @@ def main() -> None:
     parser.add_argument("--themed-starts", type=int, default=200)
     parser.add_argument("--themed-deals", type=int, default=5)
     parser.add_argument("--skip", type=int, default=0)
+    parser.add_argument("--bearoff", action="store_true",
+                        help="both nets play bear-offs by the bear-off databases")
     parser.add_argument("-o", "--output")
     args = parser.parse_args()
     against = args.against or str(weights_path())
     a, b = read_weights(args.weights)[0], read_weights(against)[0]
+    if args.bearoff:
+        a, b = with_tables(a), with_tables(b)
     t0 = time.perf_counter()
     result = {"a": net_id(args.weights), "b": net_id(against), "seed": args.seed,
               "bgcli_version": __version__, "command": "python -m scripts.experiments."
