@@ -21,6 +21,14 @@ of its 0-ply error a lookahead removes, in the games bgcli's rollouts play. The 
 gnubg's own net, so it favours gnubg's choices somewhat (a play gnubg 0-ply likes, gnubg
 2-ply mostly likes too): read the gap as an upper bound. gnubg is the judge only, never a
 teacher: nothing here trains anything.
+
+``--starts FILE`` plays game ``g`` from the collection's position ``g`` instead of the
+opening (``scripts/experiments/learn_from_search/races_seed2.txt``: races, to judge the race
+net on many more race moves than games from the opening reach). Themes: the opening (games
+from the opening only), a race (the sides have passed each other and one still has a checker
+outside its home board: the race net's positions), a bear-off (both sides home: the bear-off
+databases'), a back game, another contact position. Records before session 21 counted the
+bear-offs among the races.
 """
 
 from __future__ import annotations
@@ -43,14 +51,15 @@ from scripts.strength.vs_gnubg import (MAX_PLIES, GnubgPlayer, bgcli_choose, dic
                                        parse_args)
 
 
-def theme(position: Position, ply: int) -> str:
-    """The kind of position a move is made in: the opening (first four plies), a race, a
-    back game (the mover holds two points or more in the opponent's home board and trails
-    by 40 pips or more), or another contact position."""
-    if ply < 4:
+def theme(position: Position, ply: int, from_opening: bool = True) -> str:
+    """The kind of position a move is made in: the opening (first four plies of a game from
+    the opening), a race, a bear-off (both sides home), a back game (the mover holds two
+    points or more in the opponent's home board and trails by 40 pips or more), or another
+    contact position."""
+    if from_opening and ply < 4:
         return "opening"
     if position.is_race():
-        return "race"
+        return "bear-off" if position.board[:, 6:].sum() == 0 else "race"
     board = position.board
     mine, theirs = position.pips()
     if int((board[1, 18:24] >= 2).sum()) >= 2 and mine - theirs >= 40:
@@ -75,7 +84,7 @@ def index_of(plays, chosen) -> int:
 
 
 def play_series(engine: str, games: int, seed: int, judge: Judge, gnubg: GnubgPlayer,
-                also_plies: list[int]) -> dict:
+                also_plies: list[int], starts=None) -> dict:
     """Every judged move's error (mEMG), by game and theme, for ``engine``'s self-play;
     for bgcli also the errors of ``also_plies``' choices in the same positions."""
     errors = defaultdict(list)  # (label, theme) -> [(game, error)]
@@ -83,7 +92,7 @@ def play_series(engine: str, games: int, seed: int, judge: Judge, gnubg: GnubgPl
     start = time.time()
     for game in range(games):
         rolls = dice_stream(seed, game)
-        position = Position.start()
+        position = Position.start() if starts is None else Position(starts[game])
         for ply in range(MAX_PLIES):
             dice = (int(rolls[ply % len(rolls), 0]), int(rolls[ply % len(rolls), 1]))
             plays = legal_plays(position, dice)
@@ -93,7 +102,7 @@ def play_series(engine: str, games: int, seed: int, judge: Judge, gnubg: GnubgPl
                 chosen = gnubg.choose(position, dice, False)
             if len(plays) > 1:
                 scores = judge.scores(plays)
-                kind = theme(position, ply)
+                kind = theme(position, ply, starts is None)
                 choices = [chosen] + [bgcli_choose(position, dice, "net", p, "normal")
                                       for p in also_plies if engine == "bgcli"]
                 for label, choice in zip(labels, choices):
@@ -137,18 +146,29 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--also-plies", type=int, nargs="*", default=[1], choices=(1, 2),
                         help="bgcli's deeper choices judged in its own games' positions")
+    parser.add_argument("--starts", help="play game g from this collection's position g "
+                        "(default: every game from the opening)")
     args = parse_args(parser, "judge")
+    starts = None
+    if args.starts:
+        from bgcli.train import read_training_positions
+
+        starts, _ = read_training_positions(args.starts)
+        if len(starts) < args.games:
+            parser.error(f"{args.starts} holds {len(starts)} positions, fewer than --games")
 
     gnubg = GnubgPlayer()
     judge = Judge(gnubg)
     start = time.time()
     errors = {}
     for engine in ("bgcli", "gnubg"):
-        errors.update(play_series(engine, args.games, args.seed, judge, gnubg, args.also_plies))
+        errors.update(play_series(engine, args.games, args.seed, judge, gnubg, args.also_plies,
+                                  starts))
     result = {
         "judge": "gnubg 2-ply cubeless (1-ply equity after each play), PyPI gnubg "
                  + gnubg.gnubg.version,
         "games_per_series": args.games, "seed": args.seed, "also_plies": args.also_plies,
+        "starts": args.starts or "the opening",
         "bgcli_version": __version__, "net_games": weights_record().get("games"),
         "weights": args.weights or "shipped", "seconds": round(time.time() - start, 1),
         "rates": {},
