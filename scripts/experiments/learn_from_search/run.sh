@@ -246,3 +246,24 @@ for n in r4 r4all; do python -m scripts.experiments.head_to_head s20_$n.npz --de
     --themed-starts 1000 --themed-deals 4 -o h2h_s20_$n.json > /dev/null & done; wait
 for s in 1 2; do python -m scripts.strength.vs_gnubg --weights s20_r4.npz --deals 1200 --seed $s -o vs_gnubg_s20_r4_s$s.json & done; wait
 for s in 1 2; do python -m scripts.experiments.learn_from_search.paired vs_gnubg_s20_r4_s$s.json vs_gnubg_s20_pw2_s$s.json; done
+# Session 21: the race net, fitted to 0.9.5's 2-ply labels of races (docs/net.md, "Session 21")
+python -m positions.build_train_backgames --races --games 10000 --seed 1 > positions/train_races.txt
+python -m positions.build_train_backgames --races --games 3000 --seed 2 > races_seed2.txt  # held apart
+for s in 41 42; do NUMBA_NUM_THREADS=1 bgcli train-data /work/ld/race_s$s -n 250000 --from positions/train_races.txt \
+    --opening-share 0 --plies 2 --alternatives 3 --seed $s > data_s21_race_s$s.json & done; wait
+A="--data /work/ld/race_s41 --data /work/ld/race_s42"
+bgcli train $A --nets race --epochs 100 --pair-weight 2 -o s21_race.npz --record s21_fit_race.json > /dev/null &
+bgcli train $A --nets race --epochs 100 --pair-weight 2 --rate 3e-4 -o s21_race_r3.npz --record s21_fit_race_r3.json > /dev/null &
+wait
+bgcli train $A --epochs 250 --resume s21_race_r3.npz -o s21_race_r3l.npz --record s21_fit_race_r3l.json > /dev/null  # 150 more
+python -m scripts.experiments.head_to_head s21_race_r3.npz --deals 10000 --themed races_seed2.txt --themed-starts 2904 \
+    --themed-deals 4 --bearoff -o h2h_s21_race_r3.json > /dev/null
+python -m scripts.experiments.head_to_head s21_race_r3l.npz --deals 10000 --themed races_seed2.txt --themed-starts 2904 \
+    --themed-deals 4 --bearoff -o h2h_s21_race_r3l.json > /dev/null
+# gnubg 2-ply judges every move of 2,904 games from the held-apart race starts (each about 2 minutes)
+python -m scripts.strength.judged_by_gnubg --games 2904 --also-plies --starts races_seed2.txt -o judged_races_0.9.5.json
+python -m scripts.strength.judged_by_gnubg --weights s21_race_r3l.npz --games 2904 --also-plies --starts races_seed2.txt \
+    -o judged_races_s21_race_r3l.json
+python -m scripts.strength.judged_by_gnubg --games 600 --also-plies 1 2 --starts races_seed2.txt -o judged_races_0.9.5_plies.json
+for s in 1 2; do python -m scripts.strength.vs_gnubg --weights s21_race_r3l.npz --deals 1200 --seed $s -o vs_gnubg_s21_race_s$s.json & done; wait
+for s in 1 2; do python -m scripts.experiments.learn_from_search.paired vs_gnubg_s21_race_s$s.json vs_gnubg_s20_pw2_s$s.json; done
