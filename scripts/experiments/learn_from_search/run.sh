@@ -267,3 +267,12 @@ python -m scripts.strength.judged_by_gnubg --weights s21_race_r3l.npz --games 29
 python -m scripts.strength.judged_by_gnubg --games 600 --also-plies 1 2 --starts races_seed2.txt -o judged_races_0.9.5_plies.json
 for s in 1 2; do python -m scripts.strength.vs_gnubg --weights s21_race_r3l.npz --deals 1200 --seed $s -o vs_gnubg_s21_race_s$s.json & done; wait
 for s in 1 2; do python -m scripts.experiments.learn_from_search.paired vs_gnubg_s21_race_s$s.json vs_gnubg_s20_pw2_s$s.json; done
+# the ship as 0.9.6 (BGCLI_WEIGHTS for the checks before it; the shipped net after)
+BGCLI_WEIGHTS=s21_race_r3l.npz python -m scripts.strength.rollouts_vs_gnubg --trials 1296 --seed 1 --threads 1 \
+    --variance-reduction -o rollouts_vs_gnubg_vr_s21_race.json
+python -m scripts.ship_net_weights s21_race_r3l.npz --check-deals 2000 --vs-gnubg vs_gnubg_s21_race_s1.json
+python -m scripts.strength.judged_by_gnubg --games 100 --also-plies 1 2 -o scripts/strength/judged_by_gnubg_0.9.6.json
+python -m scripts.strength.judged_by_gnubg --weights s20_pw2.npz --games 100 --also-plies 1 2 -o judged_by_gnubg_0.9.5_themes.json
+python -m scripts.checks.matches_vs_gnubg -o scripts/checks/matches_vs_gnubg_0.9.6.json
+python -m scripts.regen_readme_examples
+bgcli report positions/examples.txt -o reports/example --trials 324 --master-seed 1
