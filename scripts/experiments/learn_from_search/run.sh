@@ -276,3 +276,14 @@ python -m scripts.strength.judged_by_gnubg --weights s20_pw2.npz --games 100 --a
 python -m scripts.checks.matches_vs_gnubg -o scripts/checks/matches_vs_gnubg_0.9.6.json
 python -m scripts.regen_readme_examples
 bgcli report positions/examples.txt -o reports/example --trials 324 --master-seed 1
+# a second round for the race net, labelled by 0.9.6's 2 ply (the shipped net now)
+for s in 43 44; do NUMBA_NUM_THREADS=1 bgcli train-data /work/ld/race2_s$s -n 250000 --from positions/train_races.txt \
+    --opening-share 0 --plies 2 --alternatives 3 --seed $s > data_s21_race2_s$s.json & done; wait
+N="--data /work/ld/race2_s43 --data /work/ld/race2_s44"; O="--data /work/ld/race_s41 --data /work/ld/race_s42"
+bgcli train $N --nets race --epochs 150 --pair-weight 2 --rate 3e-4 -o s21_race2.npz --record s21_fit_race2.json > /dev/null &
+bgcli train $N $O --nets race --epochs 100 --pair-weight 2 --rate 3e-4 -o s21_race2all.npz --record s21_fit_race2all.json > /dev/null &
+wait
+for n in race2 race2all; do python -m scripts.strength.judged_by_gnubg --weights s21_$n.npz --games 2904 --also-plies \
+    --starts races_seed2.txt -o judged_races_s21_$n.json > /dev/null & done; wait
+for n in race2 race2all; do python -m scripts.experiments.head_to_head s21_$n.npz --deals 10000 --themed races_seed2.txt \
+    --themed-starts 2904 --themed-deals 4 --bearoff -o h2h_s21_$n.json > /dev/null & done; wait
