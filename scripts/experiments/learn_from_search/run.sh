@@ -287,3 +287,5 @@ for n in race2 race2all; do python -m scripts.strength.judged_by_gnubg --weights
     --starts races_seed2.txt -o judged_races_s21_$n.json > /dev/null & done; wait
 for n in race2 race2all; do python -m scripts.experiments.head_to_head s21_$n.npz --deals 10000 --themed races_seed2.txt \
     --themed-starts 2904 --themed-deals 4 --bearoff -o h2h_s21_$n.json > /dev/null & done; wait
+# issue 18's 4a at 5,000 deals for 0.9.6: seeds 3 and 4 with seeds 1 and 2 above (the per_deal lists pooled)
+for s in 3 4; do python -m scripts.strength.vs_gnubg --deals 1300 --seed $s -o vs_gnubg_0.9.6_s$s.json > /dev/null & done; wait
