@@ -24,21 +24,12 @@ import time
 import numpy as np
 
 from bgcli import __version__
+from bgcli.evaluation import _params
 from bgcli.kernels.evaluate import POLICY_NET
 from bgcli.kernels.selfplay import play_match
 from bgcli.net import net_id, read_weights, weights_path
 from bgcli.position import Position
 from bgcli.train import read_training_positions
-
-
-def with_tables(weights: np.ndarray) -> np.ndarray:
-    """``weights`` followed by the two bear-off databases (``bgcli.kernels.evaluate``)."""
-    from bgcli.bearoff import load_onesided, load_twosided
-    from bgcli.kernels.evaluate import TWOSIDED_CHECKERS, with_bearoff_tables
-
-    onesided = load_onesided()
-    return with_bearoff_tables(weights, load_twosided(TWOSIDED_CHECKERS),
-                               np.hstack([onesided.rolls, onesided.first]))
 
 
 def _summary(per_deal: np.ndarray) -> dict:
@@ -62,9 +53,10 @@ def main() -> None:
     parser.add_argument("-o", "--output")
     args = parser.parse_args()
     against = args.against or str(weights_path())
-    a, b = read_weights(args.weights)[0], read_weights(against)[0]
-    if args.bearoff:
-        a, b = with_tables(a), with_tables(b)
+    if args.bearoff:  # the weights with the tables, as every bgcli command builds (and caches) them
+        a, b = _params("net", True, args.weights), _params("net", True, against)
+    else:
+        a, b = read_weights(args.weights)[0], read_weights(against)[0]
     t0 = time.perf_counter()
     result = {"a": net_id(args.weights), "b": net_id(against), "seed": args.seed,
               "bgcli_version": __version__, "command": "python -m scripts.experiments."
