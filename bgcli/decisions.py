@@ -224,8 +224,7 @@ def _compare(top: list[RankedPlay], results: list[RolloutResult],
 
 def position_class(position: Position) -> str:
     """gnubg's class for the cube efficiency: bearoff (both sides home), race, or contact."""
-    board = position.board
-    if board[:, 6:].sum() == 0:
+    if position.is_bearoff():
         return "bearoff"
     return "race" if position.is_race() else "contact"
 

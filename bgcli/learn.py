@@ -108,10 +108,6 @@ def source_names(settings: DataSettings) -> list[str]:
     return [OPENING] + [s["file"] for s in settings.sources]
 
 
-def _all_home(board: np.ndarray) -> bool:
-    return bool(board[:, 6:].sum() == 0)
-
-
 def _ranked(position: Position, dice: tuple[int, int]) -> list[Position]:
     """The results of the plays of ``dice``, the net's 0-ply choice first (empty when no
     checker moves)."""
@@ -122,7 +118,7 @@ def _ranked(position: Position, dice: tuple[int, int]) -> list[Position]:
 
 def _worth_labelling(position: Position) -> bool:
     """Not a finished game, nor a bear-off with both sides home (the tables value it)."""
-    return not position.is_game_over() and not _all_home(position.board)
+    return not position.is_game_over() and not position.is_bearoff()
 
 
 def sample_game(start: Position, rng: np.random.Generator, keep: float, max_plies: int,
@@ -139,7 +135,7 @@ def sample_game(start: Position, rng: np.random.Generator, keep: float, max_plie
         if ranked and ranked[0].is_game_over():
             break
         position = (ranked[0] if ranked else position).swapped()
-        if rng.random() < keep and not _all_home(position.board):
+        if rng.random() < keep and not position.is_bearoff():
             kept.append((position, ply, 0))
             others = [p.swapped() for p in ranked[1:]]
             kept += [(p, ply, rank) for rank, p in

@@ -139,6 +139,11 @@ class Position:
         # 25 - (theirs.max()+1). No contact when mine is below (closer to home).
         return (mine.max() + 1) < (24 - theirs.max())
 
+    def is_bearoff(self) -> bool:
+        """True when both sides have every checker left in their home boards (the bear-off
+        databases and one-sided distributions value such positions, not the nets)."""
+        return bool(self.board[:, 6:].sum() == 0)
+
     def is_game_over(self) -> bool:
         return self.borne_off()[0] == CHECKERS or self.borne_off()[1] == CHECKERS
 

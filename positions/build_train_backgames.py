@@ -25,7 +25,7 @@ the bear-off databases); games from them cover the races' later stages.
 Nothing here comes from gnubg: the games, the plays and the rule are bgcli's own. The output
 is a plain-text collection (one Position ID a line) with a header comment saying how it was
 made; the same arguments and the same shipped net give the same file (the header names the
-net by its training games).
+net by its ``sha256:`` id).
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from bgcli.kernels.dice import next_u64, roll_dice
 from bgcli.kernels.movegen import generate_plays, new_buffers
 from bgcli.kernels.net import is_contact, net_choose, playout_weights
 from bgcli.kernels.playout import trial_seed
-from bgcli.net import load_params, weights_record
+from bgcli.net import load_params, net_id
 
 MAX_RANDOM_PLIES = 10
 MAX_PLIES = 400  # a safety bound; greedy games end long before
@@ -161,7 +161,7 @@ def main() -> None:
                                    "points in the other's home board and trails by "
                                    f"{args.min_pips_behind}+ pips")
     print(f"# {len(unique)} {kind} positions from {args.games} games of bgcli's net "
-          f"({weights_record()['games']} games trained) against itself, seed {args.seed}: "
+          f"({net_id()}) against itself, seed {args.seed}: "
           f"each game opens with 1-{MAX_RANDOM_PLIES} random plies; kept: {rule}. "
           f"bgcli {__version__}, "
           f"python -m positions.build_train_backgames --games {args.games} --seed {args.seed}"

@@ -588,7 +588,7 @@ def test_shipped_race_starts_are_races_outside_the_bearoff():
     assert "the first ply where the sides have passed each other" in path.read_text().splitlines()[0]
     for board in boards:
         assert Position(board).is_race()
-        assert board[:, 6:].sum() > 0  # not a bear-off with both sides home
+        assert not Position(board).is_bearoff()
 
 
 def test_weights_round_trip(tmp_path):
@@ -817,3 +817,20 @@ def test_widened_weights_are_the_same_function(features):
                                        rtol=1e-12)
     with pytest.raises(ValueError, match="expected"):
         widen.widen(new)
+
+
+def test_build_train_backgames_races_header_names_the_net(monkeypatch, capsys):
+    from bgcli.net import net_id
+    from bgcli.position import Position
+    from positions import build_train_backgames
+
+    argv = ["build_train_backgames", "--races", "--games", "25", "--seed", "5"]
+    monkeypatch.setattr("sys.argv", argv)
+    build_train_backgames.main()
+    header, *ids = capsys.readouterr().out.splitlines()
+    assert header.startswith("# ") and f"({net_id()})" in header
+    assert "--games 25 --seed 5 --races" in header
+    assert 0 < len(ids) <= 25 and len(set(ids)) == len(ids)
+    for position_id in ids:
+        position = Position.from_id(position_id)
+        assert position.is_race() and not position.is_bearoff()

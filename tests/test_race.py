@@ -237,3 +237,16 @@ def test_race_metrics_row():
     assert all(key == key.lower() and " " not in key for key in row)
     for value in row.values():
         assert value is None or isinstance(value, (bool, int, float, str))
+
+
+def test_is_bearoff_only_when_both_sides_are_home():
+    both_home = Position.from_points({6: 5, 5: 5, 1: 5}, {6: 5, 4: 5, 2: 5})
+    assert both_home.is_bearoff() and both_home.is_race()
+    one_outside = Position.from_points({7: 1, 6: 4, 5: 5, 1: 5}, {6: 5, 4: 5, 2: 5})
+    assert one_outside.is_race() and not one_outside.is_bearoff()
+    assert not Position.from_id("4HPwATDgc/ABMA").is_bearoff()
+    # every fixture position in the bear-off is a race; the fixture has both kinds
+    kinds = {_position(r["position_id"]).is_bearoff() for r in RECORDS}
+    assert all(_position(r["position_id"]).is_race()
+               for r in RECORDS if _position(r["position_id"]).is_bearoff())
+    assert kinds == {True, False}

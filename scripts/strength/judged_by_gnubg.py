@@ -59,7 +59,7 @@ def theme(position: Position, ply: int, from_opening: bool = True) -> str:
     if from_opening and ply < 4:
         return "opening"
     if position.is_race():
-        return "bear-off" if position.board[:, 6:].sum() == 0 else "race"
+        return "bear-off" if position.is_bearoff() else "race"
     board = position.board
     mine, theirs = position.pips()
     if int((board[1, 18:24] >= 2).sum()) >= 2 and mine - theirs >= 40:
