@@ -336,3 +336,54 @@ def test_match_proper_mwc_without_a_cube_to_turn_is_no_double():
         assert a.action is None
         assert match_proper_mwc(GAMMONISH, 0.68, MET, *away, cube, owner, crawford) == (
             a.no_double_mwc)
+
+
+def _random_probs(rng) -> tuple[float, ...]:
+    """Cumulative, consistent rates: Wbg <= Wg <= W, Lbg <= Lg <= 1 - W."""
+    w = float(rng.uniform(0.0, 1.0))
+    wg = w * float(rng.uniform(0.0, 0.6))
+    lg = (1.0 - w) * float(rng.uniform(0.0, 0.6))
+    return (w, wg, wg * float(rng.uniform(0.0, 0.3)), lg, lg * float(rng.uniform(0.0, 0.3)))
+
+
+def test_money_model_equals_the_playouts_kernel():
+    """The Janowski model is written twice, for the API (bgcli.cube) and for the playouts'
+    cube decisions (bgcli.kernels.cube): they must not drift apart."""
+    import numpy as np
+
+    from bgcli.kernels.cube import CENTRED, OWN, THEIRS
+    from bgcli.kernels.cube import cubeful_equity as kernel_equity
+
+    codes = {CubeOwner.CENTRED: CENTRED, CubeOwner.ME: OWN, CubeOwner.THEM: THEIRS}
+    rng = np.random.default_rng(7)
+    for _ in range(2000):
+        probs, x = _random_probs(rng), float(rng.uniform(0.0, 1.0))
+        owner, jacoby = list(CubeOwner)[rng.integers(3)], bool(rng.integers(2))
+        expected = kernel_equity(np.array(probs), x, codes[owner], jacoby)
+        assert cubeful_equity(probs, x, owner, jacoby) == pytest.approx(expected, abs=1e-12)
+
+
+def test_match_model_equals_the_playouts_kernel():
+    import numpy as np
+
+    from bgcli.cube import _match_cubeful_mwc, _MatchCube
+    from bgcli.kernels.cube import CENTRED, OWN, THEIRS
+    from bgcli.kernels.match_cube import cubeful_mwc
+    from bgcli.rollout import match_table_array
+
+    codes = {CubeOwner.CENTRED: CENTRED, CubeOwner.ME: OWN, CubeOwner.THEM: THEIRS}
+    table = match_table_array()
+    rng = np.random.default_rng(8)
+    checked = 0
+    while checked < 2000:
+        away_me, away_them = (int(a) for a in rng.integers(1, 12, size=2))
+        crawford = 1 in (away_me, away_them) and bool(rng.integers(2))
+        cube = 1 if crawford else int(2 ** rng.integers(0, 4))
+        owner = CubeOwner.CENTRED if cube == 1 else list(CubeOwner)[rng.integers(1, 3)]
+        probs, x = _random_probs(rng), float(rng.uniform(0.0, 1.0))
+        mine = _match_cubeful_mwc(probs, x, _MatchCube(MET, (away_me, away_them), crawford),
+                                  cube, owner)
+        theirs = cubeful_mwc(np.array(probs), x, table, away_me, away_them, crawford, cube,
+                             codes[owner])
+        assert mine == pytest.approx(theirs, abs=1e-12), (away_me, away_them, crawford, cube)
+        checked += 1
