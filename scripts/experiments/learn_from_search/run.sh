@@ -289,3 +289,19 @@ for n in race2 race2all; do python -m scripts.experiments.head_to_head s21_$n.np
     --themed-starts 2904 --themed-deals 4 --bearoff -o h2h_s21_$n.json > /dev/null & done; wait
 # issue 18's 4a at 5,000 deals for 0.9.6: seeds 3 and 4 with seeds 1 and 2 above (the per_deal lists pooled)
 for s in 3 4; do python -m scripts.strength.vs_gnubg --deals 1300 --seed $s -o vs_gnubg_0.9.6_s$s.json > /dev/null & done; wait
+# Session 22: the learning rate of the contact fits (docs/net.md, "Session 22")
+# session 20's second round regenerated: 0.9.5 (s20_pw2) labels seeds 39 and 40 again, byte for byte
+# (the folders' sha256 equal data_s20_alt4_s39.json's and _s40.json's)
+for s in 39 40; do NUMBA_NUM_THREADS=1 BGCLI_WEIGHTS=s20_pw2.npz bgcli train-data /work/ld/alt4_s$s -n 500000 --plies 2 \
+    --alternatives 3 --seed $s $S > /work/ld/s22/data_s$s.json & done; wait
+A="--data /work/ld/alt4_s39 --data /work/ld/alt4_s40"
+# Adam's rate 3e-4 and 1e-3 from 0.9.6 (stopped at epochs 42 and 18: neither beat epoch 0)
+bgcli train $A --nets contact --epochs 100 --pair-weight 2 --rate 3e-4 -o s22_r3.npz --record s22_fit_r3.json > /dev/null &
+bgcli train $A --nets contact --epochs 100 --pair-weight 2 --rate 1e-3 -o s22_r10.npz --record s22_fit_r10.json > /dev/null &
+wait
+# session 20's 1e-4 fit (s20_r4) with 0.9.6's race net, then annealed at 3e-5
+python -m scripts.experiments.learn_from_search.splice s20_r4.npz ../../../bgcli/data/net_weights.npz -o s22_r4s.npz
+bgcli train $A --nets contact --epochs 50 --pair-weight 2 --rate 3e-5 --start s22_r4s.npz -o s22_r4a.npz \
+    --record s22_fit_r4a.json > /dev/null
+for n in r4s r4a; do python -m scripts.experiments.head_to_head s22_$n.npz --deals 20000 --themed positions/train_backgames.txt \
+    --themed-starts 1000 --themed-deals 4 --bearoff -o h2h_s22_$n.json > /dev/null & done; wait
