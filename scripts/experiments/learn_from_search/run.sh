@@ -305,3 +305,14 @@ bgcli train $A --nets contact --epochs 50 --pair-weight 2 --rate 3e-5 --start s2
     --record s22_fit_r4a.json > /dev/null
 for n in r4s r4a; do python -m scripts.experiments.head_to_head s22_$n.npz --deals 20000 --themed positions/train_backgames.txt \
     --themed-starts 1000 --themed-deals 4 --bearoff -o h2h_s22_$n.json > /dev/null & done; wait
+# the probe: fresh MLPs (scikit-learn) on the same contact positions, one core (about 40 minutes for 150 epochs)
+export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
+python -m scripts.experiments.learn_from_search.capacity_probe /work/ld/alt4_s39 /work/ld/alt4_s40 --train 500000 \
+    --epochs 40 --models 80 160 320 80-40 160-80 --weights s22_r4s.npz s22_r4a.npz -o capacity_probe_s22_e40.json
+python -m scripts.experiments.learn_from_search.capacity_probe /work/ld/alt4_s39 /work/ld/alt4_s40 --train 500000 \
+    --epochs 150 --models 80 80-10 80-20 80-40 320 -o capacity_probe_s22_e150.json
+NUMBA_NUM_THREADS=1 python -m scripts.experiments.learn_from_search.second_layer_cost /work/ld/alt4_s39 --positions 2000 \
+    -o second_layer_cost_s22.json
+# issue 18's 4c on 0.9.6
+python -m scripts.experiments.mixed_play 5u42AADAzJwBMw wMycATZsu20AAA 4+4tAACwMXMAGw sHEOBzDabQAAAA Y7ttAAAgM54BGw \
+    4HPwATDgc/ABMA --games 1000 -o scripts/experiments/mixed_play_0.9.6.json
