@@ -26,13 +26,13 @@ import time
 import numpy as np
 
 from bgcli import __version__
-from bgcli.kernels.net import N_INPUTS, encode
+from bgcli.kernels.net import N_HIDDEN, N_INPUTS, N_OUTPUTS, encode, forward
 from bgcli.kernels.supervised import EQUITY, contact_flags, net_outputs
 from bgcli.learn import read_training_data
 from bgcli.net import net_id, read_weights, weights_path
 
 MODELS = {"80": (80,), "160": (160,), "320": (320,), "80-10": (80, 10), "80-20": (80, 20),
-          "80-40": (80, 40), "160-80": (160, 80)}
+          "80-40": (80, 40), "160-80": (160, 80), "10": (10,), "20": (20,), "40": (40,)}
 
 
 def dense_inputs(boards: np.ndarray) -> np.ndarray:
@@ -43,6 +43,21 @@ def dense_inputs(boards: np.ndarray) -> np.ndarray:
     for i in range(boards.shape[0]):
         n = encode(boards[i], 1, idx, val)
         out[i, idx[:n]] = val[:n]
+    return out
+
+
+def hidden_features(boards: np.ndarray, weights: str) -> np.ndarray:
+    """The contact net's 80 hidden activations of ``weights`` for row 1 on roll: a model
+    fitted on them has that net's first layer, frozen, as its own."""
+    params, _ = read_weights(weights)
+    out = np.zeros((boards.shape[0], N_HIDDEN), dtype=np.float32)
+    idx = np.empty(N_INPUTS, dtype=np.int64)
+    val = np.empty(N_INPUTS)
+    z, h, y = np.empty(N_HIDDEN), np.empty(N_HIDDEN), np.empty(N_OUTPUTS)
+    for i in range(boards.shape[0]):
+        n = encode(boards[i], 1, idx, val)
+        forward(params, 0, idx, val, n, z, h, y)
+        out[i] = h
     return out
 
 
@@ -67,9 +82,13 @@ def main() -> None:
     parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--models", nargs="+", default=list(MODELS), choices=list(MODELS))
     parser.add_argument("--weights", nargs="*", default=[], help="bgcli nets to measure too")
+    parser.add_argument("--on-hidden", metavar="WEIGHTS", default=None,
+                        help="fit on this net's contact hidden activations, not the inputs; "
+                             "adds a least-squares linear model")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("-o", "--output", required=True)
     args = parser.parse_args()
+    from sklearn.linear_model import LinearRegression
     from sklearn.neural_network import MLPRegressor
 
     data = read_training_data(args.folders)
@@ -79,12 +98,22 @@ def main() -> None:
     rows = {"train": rng.permutation(np.flatnonzero(contact & ~data.held))[:args.train],
             "held_out": rng.permutation(np.flatnonzero(contact & data.held))[:args.held]}
     target = {k: data.targets[r] @ EQUITY for k, r in rows.items()}
-    inputs = {k: dense_inputs(data.boards[r]) for k, r in rows.items()}
+    if args.on_hidden:
+        inputs = {k: hidden_features(data.boards[r], args.on_hidden) for k, r in rows.items()}
+    else:
+        inputs = {k: dense_inputs(data.boards[r]) for k, r in rows.items()}
     record = {"bgcli_version": __version__, "folders": data.folders, "seed": args.seed,
               "epochs": args.epochs, "rows": {k: int(r.size) for k, r in rows.items()},
               "trainer": "sklearn MLPRegressor: Adam 1e-3, batch 256, logistic hidden units, "
                          "identity output, squared error on the equity, no early stopping",
+              "features": (f"the contact hidden units of {net_id(args.on_hidden)}"
+                           if args.on_hidden else "the net's encoded inputs"),
               "nets": {}, "models": {}}
+    if args.on_hidden:
+        linear = LinearRegression().fit(inputs["train"], target["train"])
+        record["models"]["linear"] = {k: _errors(linear.predict(inputs[k]), target[k])
+                                      for k in rows}
+        print("linear", record["models"]["linear"], flush=True)
     for weights in [str(weights_path())] + args.weights:
         record["nets"][net_id(weights)] = {
             k: _errors(_net_equity(weights, data.boards[r]), target[k]) for k, r in rows.items()}

@@ -316,3 +316,6 @@ NUMBA_NUM_THREADS=1 python -m scripts.experiments.learn_from_search.second_layer
 # issue 18's 4c on 0.9.6
 python -m scripts.experiments.mixed_play 5u42AADAzJwBMw wMycATZsu20AAA 4+4tAACwMXMAGw sHEOBzDabQAAAA Y7ttAAAgM54BGw \
     4HPwATDgc/ABMA --games 1000 -o scripts/experiments/mixed_play_0.9.6.json
+# the same on the annealed fit's frozen contact hidden units (a second layer on top of the first)
+python -m scripts.experiments.learn_from_search.capacity_probe /work/ld/alt4_s39 /work/ld/alt4_s40 --train 500000 \
+    --epochs 100 --models 20 40 80 --on-hidden s22_r4a.npz --weights s22_r4a.npz -o capacity_probe_s22_hidden.json
