@@ -26,7 +26,7 @@ import time
 import numpy as np
 
 from bgcli import __version__
-from bgcli.kernels.net import N_HIDDEN, N_INPUTS, N_OUTPUTS, encode, forward
+from bgcli.kernels.net import B1_AT, N_HIDDEN, N_INPUTS, N_OUTPUTS, encode, forward
 from bgcli.kernels.supervised import EQUITY, contact_flags, net_outputs
 from bgcli.learn import read_training_data
 from bgcli.net import net_id, read_weights, weights_path
@@ -61,6 +61,18 @@ def hidden_features(boards: np.ndarray, weights: str) -> np.ndarray:
     return out
 
 
+def warm_first_layer(model, weights: str, inputs: np.ndarray, target: np.ndarray) -> None:
+    """Start ``model``'s first layer (80 units) from the contact net of ``weights``: its
+    input weights and biases, doubled, since bgcli's rational sigmoid rises half as steeply
+    as scikit-learn's logistic at 0 (a close start, not the same function); the layers
+    after it keep their random start."""
+    params, _ = read_weights(weights)
+    model.set_params(max_iter=1)
+    model.fit(inputs[:1000], target[:1000])  # makes the layers, to be overwritten
+    model.coefs_[0][:] = 2.0 * params[:B1_AT].reshape(N_INPUTS, N_HIDDEN)
+    model.intercepts_[0][:] = 2.0 * params[B1_AT:B1_AT + N_HIDDEN]
+
+
 def _errors(predicted: np.ndarray, target: np.ndarray) -> dict:
     diff = np.abs(predicted - target)
     return {"mean_abs_equity_error": float(diff.mean()),
@@ -85,6 +97,9 @@ def main() -> None:
     parser.add_argument("--on-hidden", metavar="WEIGHTS", default=None,
                         help="fit on this net's contact hidden activations, not the inputs; "
                              "adds a least-squares linear model")
+    parser.add_argument("--warm", metavar="WEIGHTS", default=None,
+                        help="models whose first layer has 80 units start it from this "
+                             "net's contact first layer")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("-o", "--output", required=True)
     args = parser.parse_args()
@@ -108,6 +123,7 @@ def main() -> None:
                          "identity output, squared error on the equity, no early stopping",
               "features": (f"the contact hidden units of {net_id(args.on_hidden)}"
                            if args.on_hidden else "the net's encoded inputs"),
+              "warm_first_layer": net_id(args.warm) if args.warm else None,
               "nets": {}, "models": {}}
     if args.on_hidden:
         linear = LinearRegression().fit(inputs["train"], target["train"])
@@ -124,6 +140,9 @@ def main() -> None:
                              solver="adam", learning_rate_init=1e-3, batch_size=256,
                              max_iter=args.epochs, shuffle=True, random_state=args.seed,
                              tol=0.0, n_iter_no_change=args.epochs + 1)
+        if args.warm and MODELS[name][0] == N_HIDDEN:
+            warm_first_layer(model, args.warm, inputs["train"], target["train"])
+            model.set_params(max_iter=args.epochs, warm_start=True)
         model.fit(inputs["train"], target["train"])
         result = {k: _errors(model.predict(inputs[k]), target[k]) for k in rows}
         result["weights"] = int(sum(w.size for w in model.coefs_)
