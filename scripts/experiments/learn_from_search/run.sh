@@ -319,3 +319,6 @@ python -m scripts.experiments.mixed_play 5u42AADAzJwBMw wMycATZsu20AAA 4+4tAACwM
 # the same on the annealed fit's frozen contact hidden units (a second layer on top of the first)
 python -m scripts.experiments.learn_from_search.capacity_probe /work/ld/alt4_s39 /work/ld/alt4_s40 --train 500000 \
     --epochs 100 --models 20 40 80 --on-hidden s22_r4a.npz --weights s22_r4a.npz -o capacity_probe_s22_hidden.json
+# the same two shapes started from the annealed fit's first layer (side by side, about 5 minutes)
+for m in 80 80-20; do python -m scripts.experiments.learn_from_search.capacity_probe /work/ld/alt4_s39 /work/ld/alt4_s40 \
+    --train 500000 --epochs 100 --models $m --warm s22_r4a.npz -o capacity_probe_s22_warm_$m.json & done; wait
