@@ -322,3 +322,7 @@ python -m scripts.experiments.learn_from_search.capacity_probe /work/ld/alt4_s39
 # the same two shapes started from the annealed fit's first layer (side by side, about 5 minutes)
 for m in 80 80-20; do python -m scripts.experiments.learn_from_search.capacity_probe /work/ld/alt4_s39 /work/ld/alt4_s40 \
     --train 500000 --epochs 100 --models $m --warm s22_r4a.npz -o capacity_probe_s22_warm_$m.json & done; wait
+# and with new dice (seed 2), two runs side by side
+python -m scripts.experiments.mixed_play 5u42AADAzJwBMw wMycATZsu20AAA 4+4tAACwMXMAGw --games 1000 --seed 2 -o mixed_s2a.json &
+python -m scripts.experiments.mixed_play sHEOBzDabQAAAA Y7ttAAAgM54BGw 4HPwATDgc/ABMA --games 1000 --seed 2 -o mixed_s2b.json &
+wait  # merged by hand into scripts/experiments/mixed_play_0.9.6_s2.json (rows of both, seconds summed)
