@@ -374,8 +374,7 @@ def test_match_model_equals_the_playouts_kernel():
     codes = {CubeOwner.CENTRED: CENTRED, CubeOwner.ME: OWN, CubeOwner.THEM: THEIRS}
     table = match_table_array()
     rng = np.random.default_rng(8)
-    checked = 0
-    while checked < 2000:
+    for _ in range(2000):
         away_me, away_them = (int(a) for a in rng.integers(1, 12, size=2))
         crawford = 1 in (away_me, away_them) and bool(rng.integers(2))
         cube = 1 if crawford else int(2 ** rng.integers(0, 4))
@@ -386,4 +385,3 @@ def test_match_model_equals_the_playouts_kernel():
         theirs = cubeful_mwc(np.array(probs), x, table, away_me, away_them, crawford, cube,
                              codes[owner])
         assert mine == pytest.approx(theirs, abs=1e-12), (away_me, away_them, crawford, cube)
-        checked += 1
