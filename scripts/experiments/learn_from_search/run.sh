@@ -326,3 +326,6 @@ for m in 80 80-20; do python -m scripts.experiments.learn_from_search.capacity_p
 python -m scripts.experiments.mixed_play 5u42AADAzJwBMw wMycATZsu20AAA 4+4tAACwMXMAGw --games 1000 --seed 2 -o mixed_s2a.json &
 python -m scripts.experiments.mixed_play sHEOBzDabQAAAA Y7ttAAAgM54BGw 4HPwATDgc/ABMA --games 1000 --seed 2 -o mixed_s2b.json &
 wait  # merged by hand into scripts/experiments/mixed_play_0.9.6_s2.json (rows of both, seconds summed)
+# started at the end of session 22 for the next round (labelled by 0.9.6, the shipped net; about 35 minutes of two cores)
+for s in 45 46; do NUMBA_NUM_THREADS=1 bgcli train-data /work/ld/alt5_s$s -n 500000 --plies 2 --alternatives 3 --seed $s $S \
+    > /work/ld/s22/data_s$s.json & done; wait
