@@ -1,18 +1,20 @@
 """What limits the contact net's fit to its 2-ply teacher: width, depth, or the inputs?
 
     python -m scripts.experiments.learn_from_search.capacity_probe /work/ld/alt4_s39 \\
-        /work/ld/alt4_s40 --train 300000 --epochs 30 -o capacity_probe_s22.json
+        /work/ld/alt4_s40 --train 500000 --epochs 150 --models 80 80-20 320 -o probe.json
 
 Every fit of the contact net to 2-ply targets ends with its training error as large as its
 held-out error (about 0.026 EMG): it underfits. Session 17 found 128 hidden units no better
-than 80 when grown from the shipped net, and session 22 found no lower rate that helps much.
-This probe fits fresh multi-layer perceptrons (scikit-learn, Adam, squared error on the
+than 80 when grown from the shipped net, and session 22 found no other learning rate that
+helps. This probe fits multi-layer perceptrons (scikit-learn, Adam, squared error on the
 cubeless equity of the targets) to the same encoded inputs the net sees (bgcli's own
 ``encode``), on contact positions only, one after another with the same data and settings:
-one hidden layer of 80, 160 and 320 units, and two hidden layers (``--models``). If depth or width lowers
+one hidden layer of 80, 160 or 320 units, or two (``--models``). If depth or width lowers
 the training error well below what 80 units reach with this trainer, the architecture
-limits the net; if none does, the inputs (or the targets' noise) do. bgcli's nets (the
-shipped one and any ``--weights``) are measured on the same rows for scale; they were
+limits the net; if none does, the inputs (or the targets' noise) do. ``--on-hidden W``
+fits them on the 80 hidden activations of W's contact net instead (its first layer,
+frozen), ``--warm W`` starts the first layer of the 80-unit shapes from W's. bgcli's nets
+(the shipped one and any ``--weights``) are measured on the same rows for scale; they were
 trained far longer (millions of self-play games first), so compare the probe's models with
 each other, not with them. Nothing here touches the shipped net or needs gnubg.
 """
