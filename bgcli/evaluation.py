@@ -52,6 +52,13 @@ def policy_net(policy: str) -> str | None:
     return f"{net_id()}, prune {prune_id()}"
 
 
+def net_params(weights_file: str, bearoff: bool = True) -> np.ndarray:
+    """The net of ``weights_file`` as the evaluators read it, followed with ``bearoff`` by
+    the bear-off tables: what ``policy_code`` gives for ``$BGCLI_WEIGHTS``, for callers that
+    compare nets side by side (built and cached as every command's)."""
+    return _params("net", bearoff, str(weights_file))
+
+
 @functools.lru_cache(maxsize=8)
 def _params(policy: str, bearoff: bool, weights_file: str | None,
             prune: bool = False) -> np.ndarray:

@@ -246,7 +246,6 @@ def test_is_bearoff_only_when_both_sides_are_home():
     assert one_outside.is_race() and not one_outside.is_bearoff()
     assert not Position.from_id("4HPwATDgc/ABMA").is_bearoff()
     # every fixture position in the bear-off is a race; the fixture has both kinds
-    kinds = {_position(r["position_id"]).is_bearoff() for r in RECORDS}
-    assert all(_position(r["position_id"]).is_race()
-               for r in RECORDS if _position(r["position_id"]).is_bearoff())
-    assert kinds == {True, False}
+    positions = [_position(r["position_id"]) for r in RECORDS]
+    assert all(p.is_race() for p in positions if p.is_bearoff())
+    assert {p.is_bearoff() for p in positions} == {True, False}

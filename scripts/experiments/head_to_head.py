@@ -24,7 +24,7 @@ import time
 import numpy as np
 
 from bgcli import __version__
-from bgcli.evaluation import _params
+from bgcli.evaluation import net_params
 from bgcli.kernels.evaluate import POLICY_NET
 from bgcli.kernels.selfplay import play_match
 from bgcli.net import net_id, read_weights, weights_path
@@ -54,7 +54,7 @@ def main() -> None:
     args = parser.parse_args()
     against = args.against or str(weights_path())
     if args.bearoff:  # the weights with the tables, as every bgcli command builds (and caches) them
-        a, b = _params("net", True, args.weights), _params("net", True, against)
+        a, b = net_params(args.weights), net_params(against)
     else:
         a, b = read_weights(args.weights)[0], read_weights(against)[0]
     t0 = time.perf_counter()

@@ -221,8 +221,8 @@ def main():
         print("candidates", m, "from", len(boards), time.time() - t0)
     elif cmd == "rollout":
         weights, samples, trials, out, seed = sys.argv[2:7]
-        from bgcli.evaluation import _params
-        params = _params("net", True, weights)
+        from bgcli.evaluation import net_params
+        params = net_params(weights)
         boards = np.load(samples)["boards"]
         targets = np.zeros((len(boards), 5))
         d = np.load(samples)
