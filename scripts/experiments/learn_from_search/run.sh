@@ -300,7 +300,7 @@ bgcli train $A --nets contact --epochs 100 --pair-weight 2 --rate 3e-4 -o s22_r3
 bgcli train $A --nets contact --epochs 100 --pair-weight 2 --rate 1e-3 -o s22_r10.npz --record s22_fit_r10.json > /dev/null &
 wait
 # session 20's 1e-4 fit (s20_r4) with 0.9.6's race net, then annealed at 3e-5
-python -m scripts.experiments.learn_from_search.splice s20_r4.npz ../../../bgcli/data/net_weights.npz -o s22_r4s.npz
+python -m scripts.experiments.learn_from_search.splice s20_r4.npz bgcli/data/net_weights.npz -o s22_r4s.npz
 bgcli train $A --nets contact --epochs 50 --pair-weight 2 --rate 3e-5 --start s22_r4s.npz -o s22_r4a.npz \
     --record s22_fit_r4a.json > /dev/null
 for n in r4s r4a; do python -m scripts.experiments.head_to_head s22_$n.npz --deals 20000 --themed positions/train_backgames.txt \
@@ -322,6 +322,8 @@ python -m scripts.experiments.learn_from_search.capacity_probe /work/ld/alt4_s39
 # the same two shapes started from the annealed fit's first layer (side by side, about 5 minutes)
 for m in 80 80-20; do python -m scripts.experiments.learn_from_search.capacity_probe /work/ld/alt4_s39 /work/ld/alt4_s40 \
     --train 500000 --epochs 100 --models $m --warm s22_r4a.npz -o capacity_probe_s22_warm_$m.json & done; wait
+# (merged by hand into capacity_probe_s22_warm.json; capacity_probe_s22_e150.json's 80-10 likewise came from a run of
+# its own, --models 80-10; the stopped fits' records s22_fit_*.json are their checkpoints' records)
 # and with new dice (seed 2), two runs side by side
 python -m scripts.experiments.mixed_play 5u42AADAzJwBMw wMycATZsu20AAA 4+4tAACwMXMAGw --games 1000 --seed 2 -o mixed_s2a.json &
 python -m scripts.experiments.mixed_play sHEOBzDabQAAAA Y7ttAAAgM54BGw 4HPwATDgc/ABMA --games 1000 --seed 2 -o mixed_s2b.json &
