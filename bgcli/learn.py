@@ -353,6 +353,8 @@ class FitSettings:
     checkpoint: str | None = None
     nets: str = "both"  # which of the two nets learn: "contact", "race" or "both"
     pair_weight: float = 0.0  # weight of a roll's plays' equity differences (kernel doc)
+    # give one-layer starting weights the contact net's second hidden layer (kernels.net)
+    second_layer: bool = False
 
     def problems(self) -> list[str]:
         out = []
@@ -518,8 +520,9 @@ def fit(folders, settings: FitSettings, start: str | Path | None = None,
     folders' summaries and the settings used (a resumed run's: its checkpoint's). ``start``:
     the starting weights (None: those the net plays with); ``resume``: a checkpoint of an
     earlier run on the same data (its rate, batch, equity weight and seed are kept)."""
+    from .kernels.net import with_second_layer
     from .kernels.supervised import adam_epoch
-    from .net import read_weights, weights_path
+    from .net import read_weights, second_layer_units, weights_path
 
     problems = settings.problems()
     if problems:
@@ -529,6 +532,8 @@ def fit(folders, settings: FitSettings, start: str | Path | None = None,
         state, settings = _resumed(resume, settings, data.folders)
     else:
         params, start_record = read_weights(start if start is not None else weights_path())
+        if settings.second_layer and second_layer_units(params) == 0:
+            params = with_second_layer(params, settings.seed)  # the same function, at first
         state = FitState(params=params.copy(), start_record=start_record)
     trained = data.trained_by(settings.nets)
     if trained.size == 0:
@@ -648,7 +653,8 @@ def _resumed(path, settings: FitSettings, folders: list[dict]) -> tuple[FitState
     kept = FitSettings(epochs=settings.epochs, rate=run["rate"], batch=run["batch"],
                        equity_weight=run["equity_weight"], seed=run["seed"],
                        minutes=settings.minutes, checkpoint=settings.checkpoint,
-                       nets=run.get("nets", "both"), pair_weight=run.get("pair_weight", 0.0))
+                       nets=run.get("nets", "both"), pair_weight=run.get("pair_weight", 0.0),
+                       second_layer=run.get("second_layer", False))
     start_record = dict(record)
     start_record["history"] = record["history"][:-1]  # this run's entry is made again
     start_record.pop("supervised", None)
@@ -668,6 +674,7 @@ def make_record(state: FitState, settings: FitSettings, folders: list[dict],
     "batch", "equity_weight", "data"}``), and under ``supervised`` what a resumed run
     needs."""
     from . import __version__
+    from .net import net_shape, second_layer_units
 
     start = state.start_record
     plies = sorted({f["plies"] for f in folders})
@@ -677,9 +684,11 @@ def make_record(state: FitState, settings: FitSettings, folders: list[dict],
                 "rate": settings.rate, "batch": settings.batch,
                 "equity_weight": settings.equity_weight, "pair_weight": settings.pair_weight,
                 "seed": settings.seed, "nets": settings.nets, "data": folders,
+                "second_layer_units": second_layer_units(state.best_params),
                 "held_out": state.checks[state.best_epoch]["held_out"]}
     record = dict(start)
     record.update({"command": command, "bgcli_version": __version__,
+                   "net": net_shape(state.best_params),
                    "method": f"{start.get('method', 'unknown')}; then supervised on "
                              f"{'/'.join(map(str, plies))}-ply search targets",
                    "history": list(start.get("history", [])) + [this_run]})
@@ -687,7 +696,9 @@ def make_record(state: FitState, settings: FitSettings, folders: list[dict],
                             "best_epoch": state.best_epoch, "adam_step": state.adam_step,
                             "rate": settings.rate, "batch": settings.batch,
                             "equity_weight": settings.equity_weight,
-                            "pair_weight": settings.pair_weight, "seed": settings.seed, "nets": settings.nets, "data": folders,
+                            "pair_weight": settings.pair_weight, "seed": settings.seed,
+                            "nets": settings.nets, "second_layer": settings.second_layer,
+                            "data": folders,
                             "wall_s": round(state.wall_s, 1), "checks": state.checks,
                             "start": {k: start[k] for k in ("command", "method",
                                                             "bgcli_version") if k in start}}

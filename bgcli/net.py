@@ -1,7 +1,8 @@
 """The trained net's weights: file format, loading (cached) and saving.
 
 A weights file is an ``.npz`` holding ``params`` (the flat float64 array laid out as
-``bgcli.kernels.net`` documents), ``n_inputs`` and ``n_hidden`` (checked on load) and
+``bgcli.kernels.net`` documents), ``n_inputs``, ``n_hidden`` and ``n_hidden2`` (the contact
+net's second layer, 0 or absent for none; checked on load) and
 ``record``, a JSON string saying how the weights were made (command, games, seed, wall time,
 strength checks). The shipped weights live in ``bgcli/data/net_weights.npz`` with the same
 record beside them as ``net_weights.json``.
@@ -37,28 +38,52 @@ def _shape() -> tuple[int, int, int]:
     return N_INPUTS, N_HIDDEN, PARAMS_SIZE
 
 
+def second_layer_units(params: np.ndarray) -> int | None:
+    """The contact net's second-layer units that ``params`` hold (0: one-layer nets), or
+    None when ``params`` are not weights of this version's nets at all."""
+    from .kernels.net import N_HIDDEN2, PARAMS_SIZE, SECOND_AT, SECOND_LAYER_MARK, SECOND_SIZE
+
+    if params.shape == (PARAMS_SIZE,):
+        return 0
+    if params.shape == (PARAMS_SIZE + SECOND_SIZE,) and params[SECOND_AT] == SECOND_LAYER_MARK:
+        return N_HIDDEN2
+    return None
+
+
+def net_shape(params: np.ndarray) -> str:
+    """The nets' shapes in words, for records: e.g. ``contact and race nets, 218-80-5 each``."""
+    n_inputs, n_hidden, _ = _shape()
+    units = second_layer_units(params)
+    if not units:
+        return f"contact and race nets, {n_inputs}-{n_hidden}-5 each"
+    return (f"contact net {n_inputs}-{n_hidden}-{units}-5 (both hidden layers feed the outputs), "
+            f"race net {n_inputs}-{n_hidden}-5")
+
+
 def save_weights(path: str | Path, params: np.ndarray, record: dict,
                  extra: dict[str, np.ndarray] | None = None) -> None:
     """Write ``params`` and ``record`` to ``path`` (an ``.npz``), atomically, with the
     ``extra`` arrays (a training run's state, ``read_extra_arrays``) beside them."""
     n_inputs, n_hidden, size = _shape()
-    if params.shape != (size,):
-        raise ValueError(f"expected {size} weights, got shape {params.shape}")
+    n_hidden2 = second_layer_units(params)
+    if n_hidden2 is None:
+        raise ValueError(f"expected {size} weights (or a second layer behind them), got shape "
+                         f"{params.shape}")
     path = Path(path)
     tmp = path.with_name(path.name + ".tmp.npz")
     np.savez(tmp, params=params.astype(np.float64), n_inputs=n_inputs, n_hidden=n_hidden,
-             record=json.dumps(record, sort_keys=True), **(extra or {}))
+             n_hidden2=n_hidden2, record=json.dumps(record, sort_keys=True), **(extra or {}))
     tmp.replace(path)
 
 
 def read_extra_arrays(path: str | Path, names) -> dict[str, np.ndarray] | None:
     """The arrays ``names`` that ``save_weights(..., extra=...)`` stored in a weights file
     (float64, each the size of the weights), or None if any is missing."""
-    size = _shape()[2]
     try:
         with np.load(path, allow_pickle=False) as data:
-            if not all(name in data.files for name in names):
+            if not all(name in data.files for name in names) or "params" not in data.files:
                 return None
+            size = data["params"].size
             arrays = {name: np.ascontiguousarray(data[name], dtype=np.float64) for name in names}
     except (OSError, ValueError, EOFError, zipfile.BadZipFile):
         return None
@@ -76,6 +101,7 @@ def read_weights(path: str | Path) -> tuple[np.ndarray, dict]:
         with np.load(path, allow_pickle=False) as data:
             params = np.ascontiguousarray(data["params"], dtype=np.float64)
             shape = (int(data["n_inputs"]), int(data["n_hidden"]))
+            n_hidden2 = int(data["n_hidden2"]) if "n_hidden2" in data.files else 0
             record = json.loads(str(data["record"]))
     except FileNotFoundError:
         raise BgcliError(f"no such net weights file: {str(path)!r}") from None
@@ -86,6 +112,11 @@ def read_weights(path: str | Path) -> tuple[np.ndarray, dict]:
         raise BgcliError(f"cannot read net weights: {exc}: {str(path)!r}") from None
     if not isinstance(record, dict):
         raise not_weights
+    if shape == (n_inputs, n_hidden) and second_layer_units(params) == n_hidden2:
+        return params, record
+    if shape == (n_inputs, n_hidden) and n_hidden2:
+        raise BgcliError(f"net weights hold a {n_hidden2}-unit second layer that this version "
+                         f"cannot read: {str(path)!r}")
     if shape != (n_inputs, n_hidden) or params.shape != (size,):
         # the earlier layouts: 196 point inputs and fewer hand-made features per side
         older = shape[1] == n_hidden and 196 < shape[0] < n_inputs and shape[0] % 2 == 0

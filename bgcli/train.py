@@ -25,7 +25,7 @@ from typing import Callable
 import numpy as np
 
 from .errors import BgcliError
-from .net import read_weights, save_weights
+from .net import net_shape, read_weights, save_weights
 from .position import Position
 
 CHECK_SEED = 0xC0FFEE  # strength checks always use the same deals, so runs compare
@@ -261,7 +261,6 @@ def make_record(state: TrainState, command: str) -> dict:
     ``{"command", "games": [first, last], "alpha"}``: a resumed run adds itself to the
     checkpoint's list."""
     from . import __version__
-    from .kernels.net import N_HIDDEN, N_INPUTS
 
     this_run = {"command": command, "games": [state.run_from, state.games], "alpha": state.alpha,
                 "explore": state.explore, "explore_moves": state.explore_moves}
@@ -269,7 +268,7 @@ def make_record(state: TrainState, command: str) -> dict:
         this_run["positions"] = state.positions
 
     return {"method": "TD(lambda) self-play, both sides greedy 0-ply by the net being trained",
-            "net": f"contact and race nets, {N_INPUTS}-{N_HIDDEN}-5 each",
+            "net": net_shape(state.params),
             "command": command, "bgcli_version": __version__, "games": state.games,
             "seed": state.seed, "alpha": state.alpha, "lambda": state.lam,
             "explore": state.explore, "explore_moves": state.explore_moves,

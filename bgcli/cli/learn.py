@@ -71,13 +71,13 @@ def train_data(
 def supervised(data: list[Path], epochs: int, rate: float, batch: int, equity_weight: float,
                seed: int, minutes: Optional[float], checkpoint: Path, start: Optional[Path],
                resume: Optional[Path], record_json: Optional[Path], nets: str = "both",
-               pair_weight: float = 0.0) -> None:
+               pair_weight: float = 0.0, second_layer: bool = False) -> None:
     """``bgcli train --data``: the supervised run, its record on stdout."""
     from ..learn import FitSettings, fit, make_record
 
     settings = FitSettings(epochs=epochs, rate=rate, batch=batch, equity_weight=equity_weight,
                            seed=seed, minutes=minutes, checkpoint=str(checkpoint), nets=nets,
-                           pair_weight=pair_weight)
+                           pair_weight=pair_weight, second_layer=second_layer)
     problems = settings.problems()
     if problems:
         raise typer.BadParameter("; ".join(problems))
@@ -90,7 +90,8 @@ def supervised(data: list[Path], epochs: int, rate: float, batch: int, equity_we
                          + ([] if resume else ["--rate", str(rate), "--batch", str(batch),
                                                "--equity-weight", str(equity_weight),
                                                "--seed", str(seed), "--nets", nets]
-                            + (["--pair-weight", str(pair_weight)] if pair_weight else []))
+                            + (["--pair-weight", str(pair_weight)] if pair_weight else [])
+                            + (["--second-layer"] if second_layer else []))
                          + (["--start", str(start)] if start is not None else [])
                          + (["--minutes", str(minutes)] if minutes is not None else [])
                          + (["--resume", str(resume)] if resume is not None else []))

@@ -37,6 +37,7 @@ def train(
     equity_weight: float = typer.Option(1.0, "--equity-weight", help="With --data: weight of the squared equity error in the loss, beside the squared errors of the five probabilities."),
     start: Optional[Path] = typer.Option(None, "--start", help="With --data: the weights to start from (default: those the net plays with, BGCLI_WEIGHTS or the shipped ones)."),
     nets: str = typer.Option("both", "--nets", help="With --data: which nets learn: contact, race or both (the other keeps its starting weights, and its positions are not trained on)."),
+    second_layer: bool = typer.Option(False, "--second-layer", help="With --data: give the contact net a second hidden layer of 20 units when the starting weights have none; it starts as the same function (its output weights zero) and learns from the data."),
     pair_weight: float = typer.Option(0.0, "--pair-weight", help="With --data: weight of the squared error of each of a roll's other plays' equity difference from the play the game made (folders made with train-data --alternatives), beside each position's own loss: teaches the ranking of a roll's plays directly."),
 ) -> None:
     """Train the neural evaluator by TD(lambda) self-play; progress on stderr, the record
@@ -60,8 +61,10 @@ def train(
         from .learn import supervised
 
         supervised(data, epochs, rate, batch, equity_weight, seed, minutes, checkpoint, start,
-                   resume, record_json, nets, pair_weight)
+                   resume, record_json, nets, pair_weight, second_layer)
         return
+    if second_layer:
+        raise typer.BadParameter("--second-layer: for --data (supervised) runs")
     from ..train import TrainSettings, make_record
     from ..train import train as run_training
 

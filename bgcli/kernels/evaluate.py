@@ -26,7 +26,8 @@ import math
 import numpy as np
 from numba import njit
 
-from .net import PARAMS_SIZE, net_probabilities, outcome
+from .net import (PARAMS_SIZE, SECOND_AT, SECOND_LAYER_MARK, SECOND_SIZE, net_probabilities,
+                  outcome, weights_end)
 
 POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1
@@ -38,17 +39,17 @@ WIN, WIN_GAMMON, WIN_BACKGAMMON, LOSE_GAMMON, LOSE_BACKGAMMON = 0, 1, 2, 3, 4
 _PIPS_PER_ROLL = 8.1667  # the mean pips of one roll (doubles count four times)
 
 # The bear-off tables ride behind the net's weights in ``params``, announced by a header of
-# TABLES_HEADER_SIZE values right after the weights (see ``with_bearoff_tables``):
+# TABLES_HEADER_SIZE values right after the weights (see ``with_bearoff_tables``), at
+# ``at = net.weights_end(params)`` (PARAMS_SIZE, or after the contact net's second layer):
 #
-#   params[TABLES_HEADER_AT]      TABLES_MARK: the header is there
-#   params[TABLES_HEADER_AT + 1]  where the two-sided table starts (TWOSIDED_SLOT), 0: absent
-#   params[TABLES_HEADER_AT + 2]  where the one-sided database starts (ONESIDED_SLOT), 0: absent
-#   params[TABLES_HEADER_AT + 3]  where the pruning net starts (PRUNE_SLOT, ``bgcli.kernels.prune``),
-#                                 0: absent (the search then scores every play with the net)
+#   params[at]      TABLES_MARK: the header is there
+#   params[at + 1]  where the two-sided table starts (TWOSIDED_SLOT), 0: absent
+#   params[at + 2]  where the one-sided database starts (ONESIDED_SLOT), 0: absent
+#   params[at + 3]  where the pruning net starts (PRUNE_SLOT, ``bgcli.kernels.prune``),
+#                   0: absent (the search then scores every play with the net)
 #
 # An array without the header (the net's weights alone, ``np.zeros(1)`` for the heuristic)
 # holds no tables, and every evaluator then scores bear-offs like any other position.
-TABLES_HEADER_AT = PARAMS_SIZE
 TABLES_HEADER_SIZE = 4
 TABLES_MARK = 7.25e11  # no weight comes near it
 TWOSIDED_SLOT = 1
@@ -82,13 +83,16 @@ def with_bearoff_tables(weights: np.ndarray, twosided: np.ndarray | None,
                         onesided: np.ndarray | None, prune: np.ndarray | None = None
                         ) -> np.ndarray:
     """Python helper: one ``params`` array, the net's ``weights`` (PARAMS_SIZE values, zeros
-    for the policies without a net), then the header and whichever of the two bear-off
+    for the policies without a net, or PARAMS_SIZE + SECOND_SIZE with a second layer), then the header and whichever of the two bear-off
     tables (the two-sided table as (TWOSIDED_SIZE, TWOSIDED_SIZE) chances, the one-sided
     database as (ONESIDED_SIZE, ONESIDED_ROW) rows) and the pruning net in its kernel layout
     (``bgcli.prune``) are given, laid out as the comment above says. One array, writable
     like the weights alone, so that the kernels compile once for both."""
-    if weights.shape != (PARAMS_SIZE,):
-        raise ValueError(f"expected {PARAMS_SIZE} weights, got shape {weights.shape}")
+    two_layers = (weights.shape == (PARAMS_SIZE + SECOND_SIZE,)
+                  and weights[SECOND_AT] == SECOND_LAYER_MARK)
+    if weights.shape != (PARAMS_SIZE,) and not two_layers:
+        raise ValueError(f"expected {PARAMS_SIZE} weights (or {PARAMS_SIZE + SECOND_SIZE} with "
+                         f"a second layer), got shape {weights.shape}")
     if twosided is not None and twosided.shape != (TWOSIDED_SIZE, TWOSIDED_SIZE):
         raise ValueError(f"expected a {TWOSIDED_SIZE}-square two-sided table, got {twosided.shape}")
     if onesided is not None and onesided.shape != (ONESIDED_SIZE, ONESIDED_ROW):
@@ -97,7 +101,7 @@ def with_bearoff_tables(weights: np.ndarray, twosided: np.ndarray | None,
     header = np.zeros(TABLES_HEADER_SIZE)
     header[0] = TABLES_MARK
     parts = [np.asarray(weights, dtype=np.float64), header]
-    at = TABLES_HEADER_AT + TABLES_HEADER_SIZE
+    at = weights.size + TABLES_HEADER_SIZE
     for slot, table in ((TWOSIDED_SLOT, twosided), (ONESIDED_SLOT, onesided),
                         (PRUNE_SLOT, prune)):
         if table is not None:
@@ -111,11 +115,12 @@ def with_bearoff_tables(weights: np.ndarray, twosided: np.ndarray | None,
 def table_start(params, slot):
     """Where the table of header ``slot`` (TWOSIDED_SLOT, ONESIDED_SLOT, PRUNE_SLOT) starts
     in ``params``, or 0 when ``params`` has no such table (or no header at all)."""
-    if params.shape[0] < TABLES_HEADER_AT + TABLES_HEADER_SIZE:
+    header = weights_end(params)
+    if params.shape[0] < header + TABLES_HEADER_SIZE:
         return 0  # the weights alone (or less): no room for a header
-    if params[TABLES_HEADER_AT] != TABLES_MARK:
+    if params[header] != TABLES_MARK:
         return 0
-    return np.int64(params[TABLES_HEADER_AT + slot])
+    return np.int64(params[header + slot])
 
 
 #: The 21 distinct rolls and their weights out of 36 (every kernel that averages over rolls).

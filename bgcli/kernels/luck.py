@@ -195,7 +195,8 @@ def linearize(weights, level, linear):
     (the reference that ``search._know`` made in ``level``), of ``c`` checkers of board
     row ``s`` on point ``i`` (24: the bar), with the folded float32 ``weights`` (whose
     point rows hold the borne-off, pip and timing inputs too). False when the position has
-    no net reference (a side has no checker left)."""
+    no net reference (a side has no checker left). For races only (``screened_roll_values``): the
+    one-layer race net's gradient (a contact net's second layer is not followed)."""
     table, gradient, coefficients = linear
     choice, known = level[0], level[2]
     net = known[1]

@@ -51,6 +51,12 @@ Weight layout: ``params`` is one flat float64 array holding the contact net then
 * ``[N*H + H, N*H + 6H)``: W2, output-major (``W2[k, j]`` at ``k * H + j``);
 * ``[N*H + 6H, N*H + 6H + 5)``: b2.
 
+The contact net may have a second hidden layer of ``N_HIDDEN2`` units (``h2 = act(V h + c)``)
+whose outputs add to the first layer's: ``y_k = logistic(b2_k + W2_k h + U_k h2)``. Its
+weights follow the two nets, behind a mark (``SECOND_AT``..): a one-layer net is the same
+array without them, and a two-layer net with ``U = 0`` is the same function as its
+one-layer part, so a trained net grows the layer without forgetting what it knows.
+
 Hidden units use a rational sigmoid ``0.5 + 0.5 * z / (1 + |z|)`` (no ``exp``; it
 vectorises); the five outputs use the logistic function.
 """
@@ -78,6 +84,19 @@ CONTACT, RACE = 0, 1
 PARAMS_SIZE = 2 * NET_SIZE
 MAX_NONZERO = N_INPUTS
 
+# The contact net's optional second hidden layer (see the module docstring), right after the
+# two nets when ``params[SECOND_AT]`` holds ``SECOND_LAYER_MARK``:
+N_HIDDEN2 = 20
+SECOND_AT = PARAMS_SIZE
+V_AT = SECOND_AT + 1  # V, input-major (``V[j, m]`` at ``j * N_HIDDEN2 + m``)
+C_AT = V_AT + N_HIDDEN * N_HIDDEN2  # c
+U_AT = C_AT + N_HIDDEN2  # U, output-major (``U[k, m]`` at ``k * N_HIDDEN2 + m``)
+SECOND_SIZE = U_AT + N_OUTPUTS * N_HIDDEN2 - SECOND_AT
+SECOND_LAYER_MARK = float(3 << 38)  # exact in float32 too; no weight comes near it
+#: The room a hidden-layer buffer ``h`` needs: the first layer's units, then the second
+#: layer's units and their pre-activations (used only by a net that has that layer).
+HIDDEN_ROOM = N_HIDDEN + 2 * N_HIDDEN2
+
 _PIP_SCALE = 1.0 / 167.0
 
 
@@ -89,6 +108,20 @@ def _hidden_act(z):
 @njit(cache=True, nogil=True, inline="always")
 def _logistic(z):
     return 1.0 / (1.0 + math.exp(-z))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def has_second_layer(params):
+    """Whether ``params`` (weights, maybe followed by the bear-off tables) hold the contact
+    net's second hidden layer."""
+    return (params.shape[0] >= PARAMS_SIZE + SECOND_SIZE
+            and params[SECOND_AT] == SECOND_LAYER_MARK)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def weights_end(params):
+    """Where the net's weights end in ``params`` (what follows is not the net's)."""
+    return PARAMS_SIZE + SECOND_SIZE if has_second_layer(params) else PARAMS_SIZE
 
 
 @njit(cache=True, nogil=True)
@@ -460,6 +493,12 @@ def _row(weights, start):
     return weights[start:start + N_HIDDEN]
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _row2(weights, start):
+    """The ``N_HIDDEN2`` weights from ``start`` on, as a view (as ``_row``)."""
+    return weights[start:start + N_HIDDEN2]
+
+
 @njit(cache=True, nogil=True, error_model="numpy")
 def forward(params, offset, idx, val, n, z, h, y):
     """One net (at ``params[offset:]``) on the sparse input: pre-activations ``z``, hidden
@@ -477,7 +516,9 @@ def forward(params, offset, idx, val, n, z, h, y):
 
 @njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _outputs(params, offset, z, h, y):
-    """Hidden activations ``h`` and raw outputs ``y`` from the pre-activations ``z``.
+    """Hidden activations ``h`` and raw outputs ``y`` from the pre-activations ``z``; with
+    the contact net's second layer, ``h`` (``HIDDEN_ROOM`` long) gets its units and their
+    pre-activations behind the first layer's.
 
     The five output sums run side by side in one pass over the hidden units: five
     independent chains of additions keep the CPU busy where one sum at a time waits on each
@@ -506,6 +547,31 @@ def _outputs(params, offset, z, h, y):
         a2 += w2[j] * hj
         a3 += w3[j] * hj
         a4 += w4[j] * hj
+    if offset == 0 and has_second_layer(params):
+        h2 = h[N_HIDDEN:N_HIDDEN + N_HIDDEN2]
+        z2 = h[N_HIDDEN + N_HIDDEN2:N_HIDDEN + 2 * N_HIDDEN2]
+        bias = _row2(params, C_AT)
+        for m in range(N_HIDDEN2):
+            z2[m] = bias[m]
+        for j in range(N_HIDDEN):  # row by row, so that the loop over m vectorises
+            hj = h[j]
+            row = _row2(params, V_AT + j * N_HIDDEN2)
+            for m in range(N_HIDDEN2):
+                z2[m] += hj * row[m]
+        for m in range(N_HIDDEN2):
+            h2[m] = half + half * z2[m] / (one + abs(z2[m]))
+        u0 = _row2(params, U_AT)
+        u1 = _row2(params, U_AT + N_HIDDEN2)
+        u2 = _row2(params, U_AT + 2 * N_HIDDEN2)
+        u3 = _row2(params, U_AT + 3 * N_HIDDEN2)
+        u4 = _row2(params, U_AT + 4 * N_HIDDEN2)
+        for m in range(N_HIDDEN2):
+            hm = h2[m]
+            a0 += u0[m] * hm
+            a1 += u1[m] * hm
+            a2 += u2[m] * hm
+            a3 += u3[m] * hm
+            a4 += u4[m] * hm
     y[0] = _logistic(a0)
     y[1] = _logistic(a1)
     y[2] = _logistic(a2)
@@ -582,11 +648,11 @@ def net_probabilities(board, me, params, out):
         outcome(board, me, out)
         return
     idx = np.empty(MAX_NONZERO, dtype=np.int64)
-    buf = np.empty(MAX_NONZERO + 2 * N_HIDDEN + N_OUTPUTS)  # one allocation, then views
+    buf = np.empty(MAX_NONZERO + N_HIDDEN + HIDDEN_ROOM + N_OUTPUTS)  # one allocation, views
     val = buf[:MAX_NONZERO]
     z = buf[MAX_NONZERO:MAX_NONZERO + N_HIDDEN]
-    h = buf[MAX_NONZERO + N_HIDDEN:MAX_NONZERO + 2 * N_HIDDEN]
-    y = buf[MAX_NONZERO + 2 * N_HIDDEN:]
+    h = buf[MAX_NONZERO + N_HIDDEN:MAX_NONZERO + N_HIDDEN + HIDDEN_ROOM]
+    y = buf[MAX_NONZERO + N_HIDDEN + HIDDEN_ROOM:]
     n = encode(board, me, idx, val)
     offset = 0 if is_contact(board, me) else NET_SIZE
     forward(params, offset, idx, val, n, z, h, y)
@@ -596,8 +662,11 @@ def net_probabilities(board, me, params, out):
 @njit(cache=True, nogil=True, error_model="numpy")
 def add_gradient(params, offset, idx, val, n, z, h, y, coef, grad):
     """``grad += sum_k coef[k] * d y_k / d weights`` for one net (``grad`` is laid out like
-    ``params``; only the net at ``offset`` is touched)."""
+    ``params``; only the net at ``offset`` is touched, with its second layer if it has
+    one). ``z``, ``h`` and ``y`` are what ``forward`` left."""
     dh = np.zeros(N_HIDDEN)
+    second = offset == 0 and has_second_layer(params)
+    dz2 = np.zeros(N_HIDDEN2)
     for k in range(N_OUTPUTS):
         c = coef[k] * y[k] * (1.0 - y[k])  # through the logistic output
         if c == 0.0:
@@ -608,6 +677,27 @@ def add_gradient(params, offset, idx, val, n, z, h, y, coef, grad):
         for j in range(N_HIDDEN):
             grad_w[j] += c * h[j]
             dh[j] += c * w[j]
+        if second:
+            grad_u = _row2(grad, U_AT + k * N_HIDDEN2)
+            u = _row2(params, U_AT + k * N_HIDDEN2)
+            for m in range(N_HIDDEN2):
+                grad_u[m] += c * h[N_HIDDEN + m]
+                dz2[m] += c * u[m]
+    if second:
+        grad_c = _row2(grad, C_AT)
+        for m in range(N_HIDDEN2):
+            d = 1.0 + abs(h[N_HIDDEN + N_HIDDEN2 + m])  # its pre-activation
+            dz2[m] *= 0.5 / (d * d)
+            grad_c[m] += dz2[m]
+        for j in range(N_HIDDEN):
+            grad_v = _row2(grad, V_AT + j * N_HIDDEN2)
+            v = _row2(params, V_AT + j * N_HIDDEN2)
+            hj = h[j]
+            total = 0.0
+            for m in range(N_HIDDEN2):
+                grad_v[m] += hj * dz2[m]
+                total += v[m] * dz2[m]
+            dh[j] += total
     grad_b1 = _row(grad, offset + B1_AT)
     for j in range(N_HIDDEN):
         d = 1.0 + abs(z[j])
@@ -630,6 +720,19 @@ def init_params(seed: int) -> np.ndarray:
         params[o + W2_AT:o + B2_AT] = rng.uniform(-0.1, 0.1, N_OUTPUTS * N_HIDDEN)
         params[o + B2_AT:o + NET_SIZE] = [0.0, -1.5, -4.0, -1.5, -4.0]
     return params
+
+
+def with_second_layer(params: np.ndarray, seed: int) -> np.ndarray:
+    """One-layer weights (``PARAMS_SIZE`` values) with the contact net's second hidden layer
+    added: V small and seeded, c and U zero, so that the net is the same function until
+    training moves U."""
+    if params.shape != (PARAMS_SIZE,):
+        raise ValueError(f"expected {PARAMS_SIZE} one-layer weights, got shape {params.shape}")
+    second = np.zeros(SECOND_SIZE)
+    second[0] = SECOND_LAYER_MARK
+    second[V_AT - SECOND_AT:C_AT - SECOND_AT] = np.random.default_rng(seed).uniform(
+        -0.3, 0.3, N_HIDDEN * N_HIDDEN2)
+    return np.concatenate([np.asarray(params, dtype=np.float64), second])
 
 
 #: Extras that are linear functions of the point and bar inputs (plus a constant).
@@ -660,7 +763,7 @@ def fold_linear_extras(params):
     and bar inputs (and b1) and then zeroed: ``x_k * W1[k]`` is a sum over those inputs, so
     every hidden pre-activation is unchanged (up to rounding), and an incremental update
     need not add those rows."""
-    folded = params[:PARAMS_SIZE].copy()
+    folded = params[:weights_end(params)].copy()  # the second layer, if any, unchanged
     for net in range(2):
         o = net * NET_SIZE
         for s in range(2):
@@ -718,7 +821,7 @@ def choice_buffers(weights):
             np.empty((2, 2, 25), dtype=np.int8), np.empty((2, N_EXTRA), dtype=real),
             np.empty((2, 2, N_EXTRA), dtype=real), np.empty((2, N_HIDDEN), dtype=real),
             np.zeros(2, dtype=np.bool_), np.empty(N_HIDDEN, dtype=real),
-            np.empty(N_HIDDEN, dtype=real), np.empty(N_OUTPUTS), np.empty(5))
+            np.empty(HIDDEN_ROOM, dtype=real), np.empty(N_OUTPUTS), np.empty(5))
 
 
 @njit(cache=True, nogil=True)

@@ -40,7 +40,7 @@ from numba import njit, uint64
 from .dice import next_u64, roll_dice, uniform
 from .evaluate import POLICY_RANDOM, equity, evaluate
 from .movegen import generate_plays, new_buffers
-from .net import (MAX_NONZERO, N_HIDDEN, N_OUTPUTS, NET_SIZE, PARAMS_SIZE, add_gradient,
+from .net import (HIDDEN_ROOM, MAX_NONZERO, N_HIDDEN, N_OUTPUTS, NET_SIZE, PARAMS_SIZE, add_gradient,
                   encode, forward, is_contact, net_choose, outcome)
 from .playout import trial_seed
 
@@ -171,13 +171,13 @@ def train_games(params, start, first_game, n_games, settings, positions, stats):
     explore_moves = settings.explore_moves
     position_share = settings.position_share
     boards, steps, keys, table, work = new_buffers()
-    traces = np.zeros((5, PARAMS_SIZE))
+    traces = np.zeros((5, params.size))  # the weights alone: no bear-off tables here
     board = np.empty((2, 25), dtype=np.int8)
     state = np.empty(1, dtype=np.uint64)
     idx = np.empty(MAX_NONZERO, dtype=np.int64)
     val = np.empty(MAX_NONZERO)
     z = np.empty(N_HIDDEN)
-    h = np.empty(N_HIDDEN)
+    h = np.empty(HIDDEN_ROOM)
     y = np.empty(N_OUTPUTS)
     now = np.empty(5)
     nxt = np.empty(5)
@@ -232,9 +232,12 @@ def train_games(params, start, first_game, n_games, settings, positions, stats):
             hi = PARAMS_SIZE if used_race else NET_SIZE
             if exploring:  # the game starts afresh from the position the random play made
                 traces[:, lo:hi] = 0.0
+                traces[:, PARAMS_SIZE:] = 0.0  # the second layer's, if any
                 used_contact = used_race = False
             else:
                 _td_update(params[lo:hi], traces[:, lo:hi], delta, lam)
+                if used_contact and params.size > PARAMS_SIZE:  # the contact net's 2nd layer
+                    _td_update(params[PARAMS_SIZE:], traces[:, PARAMS_SIZE:], delta, lam)
             if over:
                 stats[1] += nxt[0] * 2.0 - 1.0 + nxt[1] + nxt[2] - nxt[3] - nxt[4]
                 break

@@ -22,8 +22,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .net import (MAX_NONZERO, N_HIDDEN, N_OUTPUTS, NET_SIZE, add_gradient, encode, forward,
-                  is_contact, make_consistent)
+from .net import (HIDDEN_ROOM, MAX_NONZERO, N_HIDDEN, N_OUTPUTS, NET_SIZE, add_gradient, encode,
+                  forward, is_contact, make_consistent)
 
 EQUITY = np.array([2.0, 1.0, 1.0, -1.0, -1.0])  # d equity / d (W, Wg, Wbg, Lg, Lbg)
 BETA1, BETA2, EPSILON = 0.9, 0.999, 1e-8
@@ -68,7 +68,7 @@ def _add_row_descent(params, boards, targets, i, j, equity_weight, pair_weight, 
         coef[k] = (target[k] - y[k]) + equity_weight * EQUITY[k] * equity_gap
     if j >= 0:
         n2, offset2 = _forward(params, boards[j], idx[MAX_NONZERO:], val[MAX_NONZERO:],
-                               z[N_HIDDEN:], h[N_HIDDEN:], y[N_OUTPUTS:])
+                               z[N_HIDDEN:], h[HIDDEN_ROOM:], y[N_OUTPUTS:])
         # (target difference) - (output difference) between the two plays of one roll
         pair_gap = (_equity(target) - _equity(targets[j])) - (
             _equity(y[:N_OUTPUTS]) - _equity(y[N_OUTPUTS:]))
@@ -76,7 +76,7 @@ def _add_row_descent(params, boards, targets, i, j, equity_weight, pair_weight, 
             coef[k] += pair_weight * EQUITY[k] * pair_gap
             coef[N_OUTPUTS + k] = -pair_weight * EQUITY[k] * pair_gap
         add_gradient(params, offset2, idx[MAX_NONZERO:], val[MAX_NONZERO:], n2, z[N_HIDDEN:],
-                     h[N_HIDDEN:], y[N_OUTPUTS:], coef[N_OUTPUTS:], grad)
+                     h[HIDDEN_ROOM:], y[N_OUTPUTS:], coef[N_OUTPUTS:], grad)
     add_gradient(params, offset, idx, val, n, z, h, y, coef, grad)
     return error
 
@@ -94,7 +94,7 @@ def adam_epoch(params, boards, targets, order, batch, rate, equity_weight, partn
     idx = np.empty(2 * MAX_NONZERO, dtype=np.int64)  # two positions' room, for pairs
     val = np.empty(2 * MAX_NONZERO)
     z = np.empty(2 * N_HIDDEN)
-    h = np.empty(2 * N_HIDDEN)
+    h = np.empty(2 * HIDDEN_ROOM)
     y = np.empty(2 * N_OUTPUTS)
     coef = np.empty(2 * N_OUTPUTS)
     grad = np.zeros(params.size)
@@ -127,7 +127,7 @@ def net_outputs(params, boards, out):
     idx = np.empty(MAX_NONZERO, dtype=np.int64)
     val = np.empty(MAX_NONZERO)
     z = np.empty(N_HIDDEN)
-    h = np.empty(N_HIDDEN)
+    h = np.empty(HIDDEN_ROOM)
     y = np.empty(N_OUTPUTS)
     for i in range(boards.shape[0]):
         board = boards[i]
