@@ -15,6 +15,10 @@ precision and loop style as ``_outputs``; the 80 x 5 output it would replace is 
 off, so the figure is an upper bound by about 400 multiply-adds. Their ratio bounds what
 the layer would add to a playout's time from above: a playout also generates the plays,
 rolls, and values bear-offs by the databases.
+
+``--weights A.npz B.npz`` (session 23, once the layer was built) also times
+``net_choose_into`` with each weights file as it is, e.g. the shipped net against a
+two-layer one (``--second`` with no sizes skips the synthetic layers).
 """
 
 from __future__ import annotations
@@ -90,13 +94,36 @@ def _time_choices(sets, weights, repeat: int) -> float:
     return time.perf_counter() - began
 
 
+def _time_weights_files(sets, candidates: int, files: list[str], repeat: int) -> dict:
+    """ns a candidate of ``net_choose_into`` with each file's playout weights: three rounds,
+    the files one after the other in each (so that a change of load hits them alike), and
+    each file's median."""
+    from bgcli.net import read_weights
+
+    weights = {name: playout_weights(read_weights(name)[0]) for name in files}
+    for w in weights.values():
+        _time_choices(sets[:10], w, 1)  # compile
+    rounds: dict[str, list[float]] = {name: [] for name in files}
+    for _ in range(3):
+        for name, w in weights.items():
+            seconds = _time_choices(sets, w, repeat)
+            rounds[name].append(1e9 * seconds / (candidates * repeat))
+    for name, times in rounds.items():
+        print(name, [round(t) for t in times], "ns a candidate", flush=True)
+    return {name: {"ns_per_candidate": float(np.median(times)), "rounds": times}
+            for name, times in rounds.items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder")
     parser.add_argument("--positions", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=20)
-    parser.add_argument("--second", type=int, nargs="+", default=[10, 20, 40])
+    parser.add_argument("--second", type=int, nargs="*", default=[10, 20, 40])
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--weights", nargs="+", default=[],
+                        help="also time net_choose_into with each of these weights files "
+                             "(session 23: a built two-layer net), three rounds interleaved")
     parser.add_argument("-o", "--output", required=True)
     args = parser.parse_args()
 
@@ -111,6 +138,8 @@ def main() -> None:
     record = {"bgcli_version": __version__, "folder": args.folder, "positions": len(sets),
               "candidates_per_ply": candidates_per_ply, "net_choose_ns_per_candidate": choose_ns,
               "second_layers": {}}
+    if args.weights:
+        record["weights"] = _time_weights_files(sets, candidates, args.weights, args.repeat)
     rng = np.random.default_rng(args.seed)
     h = rng.uniform(0.0, 1.0, N_HIDDEN).astype(np.float32)
     y = np.zeros(5, dtype=np.float32)
