@@ -38,7 +38,7 @@ from bgcli.evaluation import best_result, policy_code, policy_net
 from bgcli.kernels.evaluate import POLICY_NET, PRUNE_SLOT, ROLL_WEIGHTS, ROLLS, table_start
 from bgcli.kernels.luck import settled
 from bgcli.kernels.movegen import generate_plays
-from bgcli.kernels.net import (MAX_NONZERO, N_HIDDEN, N_OUTPUTS, NET_SIZE, encode, forward,
+from bgcli.kernels.net import (HIDDEN_ROOM, MAX_NONZERO, N_HIDDEN, N_OUTPUTS, NET_SIZE, encode, forward,
                                is_contact, playout_weights)
 from bgcli.kernels.search import (MONEY_VALUES, _know, _screen, mover_value, net_children,
                                   screen_size, swap_sides, work_buffers)
@@ -180,8 +180,9 @@ def measure(position_id: str, games: int, rng, params, weights, work) -> dict:
     boards = np.stack([board for game in played for board in game])
     game_of = np.repeat(np.arange(games), [len(game) for game in played])
     n = len(boards)
-    hidden, contact, live = np.empty((n, N_HIDDEN)), np.empty(n, np.bool_), np.empty(n, np.bool_)
+    hidden, contact, live = np.empty((n, HIDDEN_ROOM)), np.empty(n, np.bool_), np.empty(n, np.bool_)
     position_inputs(boards, params, hidden, contact, live)
+    hidden = hidden[:, :N_HIDDEN]  # the first layer's units (room for a second layer's behind)
     boards, hidden, contact, game_of = boards[live], hidden[live], contact[live], game_of[live]
     plies_per_game = len(boards) / games
     result = {"positions": int(n), "live": int(len(boards)), "contact": int(contact.sum()),

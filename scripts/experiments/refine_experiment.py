@@ -52,7 +52,7 @@ from numba import njit, prange, uint64
 from bgcli.kernels.dice import next_u64, roll_dice, uniform
 from bgcli.kernels.evaluate import POLICY_NET, equity
 from bgcli.kernels.movegen import generate_plays, new_buffers
-from bgcli.kernels.net import (MAX_NONZERO, N_HIDDEN, N_OUTPUTS, NET_SIZE, add_gradient,
+from bgcli.kernels.net import (HIDDEN_ROOM, MAX_NONZERO, N_HIDDEN, N_OUTPUTS, NET_SIZE, add_gradient,
                                encode, forward, is_contact, net_choose, net_probabilities,
                                playout_weights)
 from bgcli.kernels.playout import (NO_MATCH_TABLE, play_trial, playout_settings,
@@ -159,7 +159,7 @@ def raw_outputs(params, positions, out):
     idx = np.empty(MAX_NONZERO, dtype=np.int64)
     val = np.empty(MAX_NONZERO)
     z = np.empty(N_HIDDEN)
-    h = np.empty(N_HIDDEN)
+    h = np.empty(HIDDEN_ROOM)
     y = np.empty(N_OUTPUTS)
     for p in range(positions.shape[0]):
         n = encode(positions[p], 1, idx, val)
@@ -173,7 +173,7 @@ def sgd_epoch(params, positions, targets, order, alpha):
     idx = np.empty(MAX_NONZERO, dtype=np.int64)
     val = np.empty(MAX_NONZERO)
     z = np.empty(N_HIDDEN)
-    h = np.empty(N_HIDDEN)
+    h = np.empty(HIDDEN_ROOM)
     y = np.empty(N_OUTPUTS)
     coef = np.empty(N_OUTPUTS)
     loss = 0.0

@@ -28,7 +28,7 @@ import time
 import numpy as np
 
 from bgcli import __version__
-from bgcli.kernels.net import B1_AT, N_HIDDEN, N_INPUTS, N_OUTPUTS, encode, forward
+from bgcli.kernels.net import B1_AT, HIDDEN_ROOM, N_HIDDEN, N_INPUTS, N_OUTPUTS, encode, forward
 from bgcli.kernels.supervised import EQUITY, contact_flags, net_outputs
 from bgcli.learn import read_training_data
 from bgcli.net import net_id, read_weights, weights_path
@@ -55,11 +55,11 @@ def hidden_features(boards: np.ndarray, weights: str) -> np.ndarray:
     out = np.zeros((boards.shape[0], N_HIDDEN), dtype=np.float32)
     idx = np.empty(N_INPUTS, dtype=np.int64)
     val = np.empty(N_INPUTS)
-    z, h, y = np.empty(N_HIDDEN), np.empty(N_HIDDEN), np.empty(N_OUTPUTS)
+    z, h, y = np.empty(N_HIDDEN), np.empty(HIDDEN_ROOM), np.empty(N_OUTPUTS)
     for i in range(boards.shape[0]):
         n = encode(boards[i], 1, idx, val)
         forward(params, 0, idx, val, n, z, h, y)
-        out[i] = h
+        out[i] = h[:N_HIDDEN]
     return out
 
 

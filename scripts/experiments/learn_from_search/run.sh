@@ -331,3 +331,30 @@ wait  # merged by hand into scripts/experiments/mixed_play_0.9.6_s2.json (rows o
 # started at the end of session 22 for the next round (labelled by 0.9.6, the shipped net; about 35 minutes of two cores)
 for s in 45 46; do NUMBA_NUM_THREADS=1 bgcli train-data /work/ld/alt5_s$s -n 500000 --plies 2 --alternatives 3 --seed $s $S \
     > /work/ld/s22/data_s$s.json & done; wait
+
+# Session 23: the contact net's second hidden layer (docs/net.md, "Session 23")
+# 0.9.6 grown a 20-unit second layer (the same function) and fitted to session 20's folders, and the control
+# without the layer (each about 13-22 minutes of one core; same seed, same batches)
+A="--data /work/ld/alt4_s39 --data /work/ld/alt4_s40"
+bgcli train $A --nets contact --epochs 100 --pair-weight 2 --second-layer -o s23_l2.npz --record s23_fit_l2.json > /dev/null &
+bgcli train $A --nets contact --epochs 100 --pair-weight 2 -o s23_l1.npz --record s23_fit_l1.json > /dev/null &
+wait
+for n in l1 l2; do python -m scripts.experiments.head_to_head s23_$n.npz --deals 20000 --themed positions/train_backgames.txt \
+    --themed-starts 1000 --themed-deals 4 --bearoff -o h2h_s23_$n.json > /dev/null; done
+# what the layer costs: the shipped net, then the grown one (one thread, gnubg interleaved)
+P="python scripts/bench_rollout.py --positions 4HPwATDgc/ABMA --trials-plain 1296 --trials-vr 36 --repeat 3"
+$P --json bench_rollout_80_s23.json; BGCLI_WEIGHTS=s23_l2.npz $P --json bench_rollout_80-20_s23.json
+python -m scripts.experiments.learn_from_search.second_layer_cost /work/ld/alt4_s39 --positions 2000 --repeat 10 \
+    --second --weights bgcli/data/net_weights.npz s23_l2.npz -o second_layer_cost_s23.json
+# distillation: 4,000,000 contact positions of 0.9.6's self-play labelled by its 0 ply, and a fresh two-layer net
+python -m scripts.experiments.learn_from_search.distil /work/ld/distil_s1 --positions 4000000 --chunk 100000 \
+    --games 20000 --seed 1 --from positions/train_backgames.txt --from positions/train_anchors.txt --fresh fresh_s1.npz
+bgcli train --data /work/ld/distil_s1 --nets contact --start fresh_s1.npz --rate 1e-3 --epochs 200 --minutes 30 \
+    -o s23_d1.npz --record s23_fit_d1.json > /dev/null
+bgcli train --data /work/ld/distil_s1 --nets contact --start s23_d1.npz --rate 1e-4 --epochs 200 --minutes 20 \
+    -o s23_d2.npz --record s23_fit_d2.json > /dev/null
+# then the 2-ply labels, as the grown net above
+bgcli train $A --nets contact --epochs 100 --pair-weight 2 --start s23_d2.npz --minutes 60 -o s23_f1.npz \
+    --record s23_fit_f1.json > /dev/null
+python -m scripts.experiments.head_to_head s23_f1.npz --deals 20000 --themed positions/train_backgames.txt \
+    --themed-starts 1000 --themed-deals 4 --bearoff -o h2h_s23_f1.json > /dev/null
