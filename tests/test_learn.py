@@ -293,6 +293,7 @@ def test_cli_train_data_then_train_from_it(capsys, tmp_path, monkeypatch):
     (["train", "--data", "."], "not a bgcli train-data folder"),
     (["train", "--data", ".", "--rate", "2"], "rate must be in (0, 1]"),
     (["train", "--data", ".", "--resume", "n.npz"], "no such file or folder"),
+    (["train", "--games", "10", "--second-layer"], "for --data (supervised) runs"),
     (["train-data", "d", "--plies", "0"], "plies must be"),
     (["train-data", "no/such/d"], "no folder to make"),
     (["train-data", "d", "--from", "missing.txt"], "no such file"),

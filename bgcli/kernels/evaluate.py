@@ -83,8 +83,9 @@ def with_bearoff_tables(weights: np.ndarray, twosided: np.ndarray | None,
                         onesided: np.ndarray | None, prune: np.ndarray | None = None
                         ) -> np.ndarray:
     """Python helper: one ``params`` array, the net's ``weights`` (PARAMS_SIZE values, zeros
-    for the policies without a net, or PARAMS_SIZE + SECOND_SIZE with a second layer), then the header and whichever of the two bear-off
-    tables (the two-sided table as (TWOSIDED_SIZE, TWOSIDED_SIZE) chances, the one-sided
+    for the policies without a net, or PARAMS_SIZE + SECOND_SIZE with a second layer), then
+    the header and whichever of the two bear-off tables (the two-sided table as
+    (TWOSIDED_SIZE, TWOSIDED_SIZE) chances, the one-sided
     database as (ONESIDED_SIZE, ONESIDED_ROW) rows) and the pruning net in its kernel layout
     (``bgcli.prune``) are given, laid out as the comment above says. One array, writable
     like the weights alone, so that the kernels compile once for both."""

@@ -40,8 +40,8 @@ from numba import njit, uint64
 from .dice import next_u64, roll_dice, uniform
 from .evaluate import POLICY_RANDOM, equity, evaluate
 from .movegen import generate_plays, new_buffers
-from .net import (HIDDEN_ROOM, MAX_NONZERO, N_HIDDEN, N_OUTPUTS, NET_SIZE, PARAMS_SIZE, add_gradient,
-                  encode, forward, is_contact, net_choose, outcome)
+from .net import (HIDDEN_ROOM, MAX_NONZERO, N_HIDDEN, N_OUTPUTS, NET_SIZE, PARAMS_SIZE,
+                  add_gradient, encode, forward, is_contact, net_choose, outcome)
 from .playout import trial_seed
 
 
