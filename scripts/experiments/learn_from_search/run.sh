@@ -358,3 +358,11 @@ bgcli train $A --nets contact --epochs 100 --pair-weight 2 --start s23_d2.npz --
     --record s23_fit_f1.json > /dev/null
 python -m scripts.experiments.head_to_head s23_f1.npz --deals 20000 --themed positions/train_backgames.txt \
     --themed-starts 1000 --themed-deals 4 --bearoff -o h2h_s23_f1.json > /dev/null
+# the alt5 folders finished (0.9.6's labels; the line at the end of session 22, run again), then the grown net and its
+# control on alt4 + alt5, side by side for 35 minutes each
+A="--data /work/ld/alt4_s39 --data /work/ld/alt4_s40 --data /work/ld/alt5_s45 --data /work/ld/alt5_s46"
+bgcli train $A --nets contact --epochs 100 --pair-weight 2 --second-layer --minutes 35 -o s23_l2b.npz --record s23_fit_l2b.json > /dev/null &
+bgcli train $A --nets contact --epochs 100 --pair-weight 2 --minutes 35 -o s23_l1b.npz --record s23_fit_l1b.json > /dev/null &
+wait
+for n in l1b l2b; do python -m scripts.experiments.head_to_head s23_$n.npz --deals 20000 --themed positions/train_backgames.txt \
+    --themed-starts 1000 --themed-deals 4 --bearoff -o h2h_s23_$n.json > /dev/null; done
