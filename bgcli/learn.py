@@ -257,22 +257,34 @@ def generate(folder: str | Path, settings: DataSettings, starts: list, positions
     problems = settings.problems()
     if problems:
         raise BgcliError("; ".join(problems))
+
+    def label(position: Position) -> np.ndarray:
+        return position_probabilities(position, "net", settings.plies)
+
+    return grow_folder(folder, settings, positions,
+                       lambda index: make_chunk(settings, starts, index, label),
+                       command, progress, minutes)
+
+
+def grow_folder(folder: str | Path, settings: DataSettings, positions: int,
+                chunk_maker: Callable[[int], dict], command: str = "",
+                progress: Progress | None = _stderr, minutes: float | None = None) -> dict:
+    """``generate``'s folder work with the chunks from ``chunk_maker(index)`` (a dict of the
+    arrays ``make_chunk`` returns): refuse a folder made with other settings, record the
+    command, append chunks until ``positions`` (or ``minutes`` pass); the folder's summary.
+    For labels of another kind too (``scripts/experiments/learn_from_search/distil.py``)."""
     folder = Path(folder)
     folder.mkdir(exist_ok=True)  # not its parents: a mistyped path is refused
     done = _check_folder(folder, settings)
     if done == 0 or done * settings.chunk < positions:  # a run that adds nothing is no grower
         _record_command(folder / SETTINGS_FILE, settings, command, first=done == 0)
-
-    def label(position: Position) -> np.ndarray:
-        return position_probabilities(position, "net", settings.plies)
-
     began = time.perf_counter()
     deadline = None if minutes is None else began + 60.0 * minutes
     while done * settings.chunk < positions:
         if deadline is not None and time.perf_counter() >= deadline:
             break
         t0 = time.perf_counter()
-        _save_chunk(folder, done, make_chunk(settings, starts, done, label))
+        _save_chunk(folder, done, chunk_maker(done))
         done += 1
         if progress:
             progress(f"chunk {done - 1}: {settings.chunk} positions labelled at "

@@ -41,13 +41,9 @@ def _shape() -> tuple[int, int, int]:
 def second_layer_units(params: np.ndarray) -> int | None:
     """The contact net's second-layer units that ``params`` hold (0: one-layer nets), or
     None when ``params`` are not weights of this version's nets at all."""
-    from .kernels.net import N_HIDDEN2, PARAMS_SIZE, SECOND_AT, SECOND_LAYER_MARK, SECOND_SIZE
+    from .kernels.net import second_layer_units as units
 
-    if params.shape == (PARAMS_SIZE,):
-        return 0
-    if params.shape == (PARAMS_SIZE + SECOND_SIZE,) and params[SECOND_AT] == SECOND_LAYER_MARK:
-        return N_HIDDEN2
-    return None
+    return units(params)
 
 
 def net_shape(params: np.ndarray) -> str:
@@ -92,7 +88,7 @@ def read_extra_arrays(path: str | Path, names) -> dict[str, np.ndarray] | None:
 
 def read_weights(path: str | Path) -> tuple[np.ndarray, dict]:
     """(params, record) from a weights file; ``BgcliError`` when it does not fit this net."""
-    n_inputs, n_hidden, size = _shape()
+    n_inputs, n_hidden, _ = _shape()
     not_weights = BgcliError("not a net weights file (an .npz that bgcli train writes): "
                              f"{str(path)!r}")
     try:
@@ -112,19 +108,18 @@ def read_weights(path: str | Path) -> tuple[np.ndarray, dict]:
         raise BgcliError(f"cannot read net weights: {exc}: {str(path)!r}") from None
     if not isinstance(record, dict):
         raise not_weights
-    if shape == (n_inputs, n_hidden) and second_layer_units(params) == n_hidden2:
-        return params, record
-    if shape == (n_inputs, n_hidden) and n_hidden2:
-        raise BgcliError(f"net weights hold a {n_hidden2}-unit second layer that this version "
-                         f"cannot read: {str(path)!r}")
-    if shape != (n_inputs, n_hidden) or params.shape != (size,):
-        # the earlier layouts: 196 point inputs and fewer hand-made features per side
-        older = shape[1] == n_hidden and 196 < shape[0] < n_inputs and shape[0] % 2 == 0
-        hint = (f" (scripts/widen_net_inputs.py in bgcli's source carries {shape[0]}-input "
-                f"weights over)" if older else "")
-        raise BgcliError(f"net weights are for a {shape[0]}-{shape[1]}-5 net, this version "
-                         f"uses {n_inputs}-{n_hidden}-5{hint}: {str(path)!r}")
-    return params, record
+    if shape == (n_inputs, n_hidden):
+        if second_layer_units(params) == n_hidden2:
+            return params, record
+        if n_hidden2:
+            raise BgcliError(f"net weights hold a {n_hidden2}-unit second layer that this "
+                             f"version cannot read: {str(path)!r}")
+    # the earlier layouts: 196 point inputs and fewer hand-made features per side
+    older = shape[1] == n_hidden and 196 < shape[0] < n_inputs and shape[0] % 2 == 0
+    hint = (f" (scripts/widen_net_inputs.py in bgcli's source carries {shape[0]}-input "
+            f"weights over)" if older else "")
+    raise BgcliError(f"net weights are for a {shape[0]}-{shape[1]}-5 net, this version "
+                     f"uses {n_inputs}-{n_hidden}-5{hint}: {str(path)!r}")
 
 
 def weights_path() -> Path:

@@ -26,8 +26,8 @@ import math
 import numpy as np
 from numba import njit
 
-from .net import (PARAMS_SIZE, SECOND_AT, SECOND_LAYER_MARK, SECOND_SIZE, net_probabilities,
-                  outcome, weights_end)
+from .net import (PARAMS_SIZE, SECOND_SIZE, net_probabilities, outcome, second_layer_units,
+                  weights_end)
 
 POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1
@@ -89,9 +89,7 @@ def with_bearoff_tables(weights: np.ndarray, twosided: np.ndarray | None,
     database as (ONESIDED_SIZE, ONESIDED_ROW) rows) and the pruning net in its kernel layout
     (``bgcli.prune``) are given, laid out as the comment above says. One array, writable
     like the weights alone, so that the kernels compile once for both."""
-    two_layers = (weights.shape == (PARAMS_SIZE + SECOND_SIZE,)
-                  and weights[SECOND_AT] == SECOND_LAYER_MARK)
-    if weights.shape != (PARAMS_SIZE,) and not two_layers:
+    if second_layer_units(weights) is None:
         raise ValueError(f"expected {PARAMS_SIZE} weights (or {PARAMS_SIZE + SECOND_SIZE} with "
                          f"a second layer), got shape {weights.shape}")
     if twosided is not None and twosided.shape != (TWOSIDED_SIZE, TWOSIDED_SIZE):

@@ -555,7 +555,8 @@ def _outputs(params, offset, z, h, y):
             z2[m] = bias[m]
         # Row by row. The loop over 20 units is too short for the compiler to vectorise
         # (measured scalar: a row of 80 is, 80 rows of 20 are not), so this layer costs about
-        # 350 ns a candidate, as much as the rest of a choice (docs/net.md, "Session 23").
+        # 350 ns a candidate against some 640 for the rest of a choice (docs/net.md,
+        # "Session 23").
         for j in range(N_HIDDEN):
             hj = h[j]
             row = _row2(params, V_AT + j * N_HIDDEN2)
@@ -667,9 +668,10 @@ def add_gradient(params, offset, idx, val, n, z, h, y, coef, grad):
     """``grad += sum_k coef[k] * d y_k / d weights`` for one net (``grad`` is laid out like
     ``params``; only the net at ``offset`` is touched, with its second layer if it has
     one). ``z``, ``h`` and ``y`` are what ``forward`` left."""
-    dh = np.zeros(N_HIDDEN)
+    scratch = np.zeros(N_HIDDEN + N_HIDDEN2)  # one allocation: d/dh, then the 2nd layer's d/dz2
+    dh = scratch[:N_HIDDEN]
+    dz2 = scratch[N_HIDDEN:]
     second = offset == 0 and has_second_layer(params)
-    dz2 = np.zeros(N_HIDDEN2)
     for k in range(N_OUTPUTS):
         c = coef[k] * y[k] * (1.0 - y[k])  # through the logistic output
         if c == 0.0:
@@ -723,6 +725,16 @@ def init_params(seed: int) -> np.ndarray:
         params[o + W2_AT:o + B2_AT] = rng.uniform(-0.1, 0.1, N_OUTPUTS * N_HIDDEN)
         params[o + B2_AT:o + NET_SIZE] = [0.0, -1.5, -4.0, -1.5, -4.0]
     return params
+
+
+def second_layer_units(params: np.ndarray) -> int | None:
+    """Python helper: the contact net's second-layer units that the weights ``params`` hold
+    (0: one-layer nets), or None when they are not weights of these nets at all."""
+    if params.shape == (PARAMS_SIZE,):
+        return 0
+    if params.shape == (PARAMS_SIZE + SECOND_SIZE,) and params[SECOND_AT] == SECOND_LAYER_MARK:
+        return N_HIDDEN2
+    return None
 
 
 def with_second_layer(params: np.ndarray, seed: int) -> np.ndarray:

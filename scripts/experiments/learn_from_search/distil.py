@@ -16,15 +16,15 @@ play is kept with chance ``--keep``, as the next player (row 1 on roll) sees it.
 
 The folder is written in ``bgcli train-data``'s layout (``settings.json``, ``chunk-*.npz``,
 ``plies`` 0 in the settings), so that ``bgcli train --data`` reads it; chunks of
-``--chunk`` positions, every one a function of the seed and its index (rerunning the same
-command gives the same files). ``--fresh FILE`` also writes the starting weights of a new
-two-layer contact net: random first and second layers (seeded), the shipped race net.
+``--chunk`` positions, every one a function of the seed and its index: rerunning the same
+command goes on from the chunks there (``bgcli.learn.grow_folder``, as ``train-data``).
+``--fresh FILE`` also writes the starting weights of a new two-layer contact net: random
+first and second layers (seeded), the shipped race net.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -37,7 +37,7 @@ from bgcli.kernels.dice import next_u64, roll_dice, uniform
 from bgcli.kernels.movegen import generate_plays, new_buffers
 from bgcli.kernels.playout import trial_seed
 from bgcli.kernels.supervised import net_outputs
-from bgcli.learn import DataSettings, _chunk_path, _save_chunk, _settings_json
+from bgcli.learn import DataSettings, grow_folder
 from bgcli.net import load_params, net_id, save_weights
 from bgcli.train import read_training_positions
 
@@ -138,30 +138,22 @@ def main() -> None:
     settings = DataSettings(seed=args.seed, plies=0, chunk=args.chunk, keep=args.keep,
                             max_plies=MAX_PLIES, opening_share=0.5, sources=tuple(infos),
                             net=net_id(), alternatives=0)
-    args.folder.mkdir(exist_ok=True)
-    command = "python -m scripts.experiments.learn_from_search.distil " + " ".join(sys.argv[1:])
-    (args.folder / "settings.json").write_text(json.dumps(
-        {"settings": _settings_json(settings), "command": command, "commands": [command]},
-        indent=2) + "\n")
-    index = 0
-    while index * args.chunk < args.positions:
-        if not _chunk_path(args.folder, index).exists():
-            out = np.zeros((args.chunk, 2, 25), dtype=np.int8)
-            source = np.zeros(args.chunk, dtype=np.int8)
-            # each chunk's games are its own: game numbers from index * args.games on
-            played, found = _play_and_keep(weights, starts, start_source, opening, args.seed,
-                                           index * args.games, args.games, args.keep, out,
-                                           source)
-            if found < args.chunk:
-                sys.exit(f"chunk {index}: {args.games} games kept only {found} positions")
-            targets = np.zeros((args.chunk, 5))
-            net_outputs(params, out, targets)
-            _save_chunk(args.folder, index, {
-                "boards": out, "targets": targets, "source": source,
+    def chunk(index: int) -> dict:
+        out = np.zeros((args.chunk, 2, 25), dtype=np.int8)
+        source = np.zeros(args.chunk, dtype=np.int8)
+        # each chunk's games are its own: game numbers from index * args.games on
+        played, found = _play_and_keep(weights, starts, start_source, opening, args.seed,
+                                       index * args.games, args.games, args.keep, out, source)
+        if found < args.chunk:
+            sys.exit(f"chunk {index}: {args.games} games kept only {found} positions")
+        targets = np.zeros((args.chunk, 5))
+        net_outputs(params, out, targets)
+        return {"boards": out, "targets": targets, "source": source,
                 "ply": np.zeros(args.chunk, dtype=np.int16),
-                "rank": np.zeros(args.chunk, dtype=np.int8), "games": np.int64(played)})
-            print(f"chunk {index}: {args.chunk} positions from {played} games", file=sys.stderr)
-        index += 1
+                "rank": np.zeros(args.chunk, dtype=np.int8), "games": np.int64(played)}
+
+    command = "python -m scripts.experiments.learn_from_search.distil " + " ".join(sys.argv[1:])
+    grow_folder(args.folder, settings, args.positions, chunk, command)
 
 
 if __name__ == "__main__":
