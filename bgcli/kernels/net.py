@@ -71,8 +71,8 @@ from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 N_SIDE = 98
-N_FEATURES = 11
-N_INPUTS = 2 * N_SIDE + 2 * N_FEATURES  # 218
+N_FEATURES = 19
+N_INPUTS = 2 * N_SIDE + 2 * N_FEATURES  # 234
 N_HIDDEN = 80
 N_OUTPUTS = 5
 W1_SIZE = N_INPUTS * N_HIDDEN
@@ -151,9 +151,10 @@ def _rears_in_contact(my_rear, your_rear):
 
 
 #: Per side, the inputs after the points, in the order ``board_inputs`` computes them.
-N_EXTRA = 13
+N_EXTRA = 21
 (BAR, OFF, PIPS, BLOTS, HOME, PRIME, ESCAPE, CONTAIN, SHOTS, PIP_LOSS, BREAK, TIMING,
- BACK_GAME) = range(N_EXTRA)
+ BACK_GAME, BACK_CHECKER, BACK_ANCHOR, FORWARD_ANCHOR, DOUBLE_SHOTS, NEAR_CONTAIN, MOBILITY,
+ MOMENT, DANCE) = range(N_EXTRA)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -265,8 +266,11 @@ def _count_shots(blots, hitters, made):
     on its point ``t``; ``made``: bit ``j`` for its made point ``j``) with a checker of the
     other side (``hitters``: bit ``h`` for its checker on its point ``h``, 24 = bar); and
     the pips lost to them: each hitting roll costs the most a checker it can hit loses
-    (24 - t from point ``t`` to the bar). Returns ``(rolls, pips lost)``."""
+    (24 - t from point ``t`` to the bar); and the rolls that can hit two different blots
+    (each on its own: whether one play hits both is not checked). Returns ``(rolls, pips
+    lost, rolls hitting two)``."""
     rolls = np.int64(0)
+    twice = np.int64(0)  # rolls that hit one blot and can hit another
     lost = 0
     while blots:
         t = trailing_zeros(blots)  # the lowest blot left (it loses the most); clear its bit
@@ -287,10 +291,11 @@ def _count_shots(blots, hitters, made):
                         hitting |= HIT_ROWS[row, 0]
         # blots come most advanced first, so a roll is charged for the first blot it hits
         lost += _bit_count(hitting & ~rolls) * (24 - t)
+        twice |= hitting & rolls
         rolls |= hitting
-        if rolls == _ALL_ROLLS:
+        if twice == _ALL_ROLLS:
             break
-    return _bit_count(rolls), lost
+    return _bit_count(rolls), lost, _bit_count(twice)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -319,7 +324,8 @@ def shots(board, side, made_side):
             hitters |= np.int64(1) << i
     if board[1 - side, 24] > 0:
         hitters = np.int64(1) << 24
-    return _count_shots(blots, hitters, made_side)
+    rolls, lost, _ = _count_shots(blots, hitters, made_side)
+    return rolls, lost
 
 
 #: Positions in ``_scan``'s tuple of the checkers left (bar included) and the rearmost point.
@@ -386,16 +392,50 @@ def _break_contact(board, side, pips, left, other_rear):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _mobility(board, side, occupied, other_made):
+    """Over ``side``'s checkers outside its home board (bar included), the rolls that carry
+    each past the other side's points (``escapes``) times its distance from home."""
+    total = 0
+    rest = (occupied >> 6) << 6
+    while rest:
+        i = trailing_zeros(rest)
+        rest &= rest - 1
+        total += np.int64(board[side, i]) * escapes(other_made, i) * (i - 5)
+    return total
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _moment(board, side, pips, left):
+    """One-sided second moment of ``side``'s checkers: the mean squared distance beyond
+    their mean point (the bar counts 25) of those behind it (how far its stragglers
+    trail)."""
+    if left == 0:
+        return 0.0
+    mean = pips / left
+    weight = 0
+    total = 0.0
+    for i in range(25):
+        c = np.int64(board[side, i]) * np.int64(i + 1 > mean)
+        d = i + 1 - mean
+        weight += c
+        total += c * d * d
+    return total / weight if weight > 0 else 0.0
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _side_features(extras, board, side, scan, other_scan):
-    left, pips, bar, made, blots, _, home, best_prime, rear, free, back = scan
-    _, _, other_bar, other_made, _, other_occupied, _, _, other_rear, _, _ = other_scan
+    left, pips, bar, made, blots, occupied, home, best_prime, rear, free, back = scan
+    _, _, other_bar, other_made, _, other_occupied, other_home, _, other_rear, _, _ = other_scan
     # a blot is exposed when an opposing checker is behind it: on the other side's points
     # 24 - i .. bar, i.e. when the other's rearmost checker is that far back
     behind = 24 - other_rear  # 25 when the other side has no checker left
     exposed = (blots >> behind) << behind
     fewest = 36
+    fewest_near = 36  # the same, only as far back as the other side's rearmost checker
     for point in range(15, 25):  # an opposing checker from our 10-point back to the bar
-        fewest = min(fewest, escapes(made, point))
+        n = escapes(made, point)
+        fewest = min(fewest, n)
+        fewest_near = min(fewest_near, n if point <= other_rear else 36)
     hitters = (np.int64(1) << 24) if other_bar > 0 else other_occupied
     extras[BAR] = bar * 0.5
     extras[OFF] = (15 - left) / 15.0
@@ -405,13 +445,22 @@ def _side_features(extras, board, side, scan, other_scan):
     extras[PRIME] = best_prime / 6.0
     extras[ESCAPE] = escapes(other_made, rear) / 36.0 if rear >= 0 else 0.0
     extras[CONTAIN] = (36 - fewest) / 36.0
-    rolls, lost = _count_shots(exposed, hitters, made)  # (0, 0) at once with no blot exposed
+    rolls, lost, twice = _count_shots(exposed, hitters, made)  # 0s at once with no blot exposed
     extras[SHOTS] = rolls / 36.0
     extras[PIP_LOSS] = lost / (36.0 * 12.0)
     extras[BREAK] = _break_contact(board, side, pips, left, other_rear) * _PIP_SCALE
     extras[TIMING] = free / 100.0
     back_points = _bit_count((made >> 18) & 63)
     extras[BACK_GAME] = back / 6.0 if back_points >= 2 else 0.0
+    extras[BACK_CHECKER] = (rear + 1) / 25.0
+    extras[BACK_ANCHOR] = (64 - leading_zeros(made)) / 24.0 if made else 0.0
+    forward = (made >> 12) & 4095  # its points 13-24: the other side's 12 to 1
+    extras[FORWARD_ANCHOR] = (1 + trailing_zeros(forward)) / 6.0 if forward else 0.0
+    extras[DOUBLE_SHOTS] = twice / 36.0
+    extras[NEAR_CONTAIN] = (36 - fewest_near) / 36.0
+    extras[MOBILITY] = _mobility(board, side, occupied, other_made) / 3600.0
+    extras[MOMENT] = _moment(board, side, pips, left) / 400.0
+    extras[DANCE] = (other_home / 6.0) ** 2
 
 
 @njit(cache=True, nogil=True)
