@@ -38,10 +38,12 @@ import numpy as np
 from numba import njit, uint64
 
 from .dice import next_u64, roll_dice, uniform
-from .evaluate import POLICY_RANDOM, equity, evaluate
+from .evaluate import POLICY_NET, POLICY_RANDOM, equity, evaluate
+from .luck import roll_values
 from .movegen import generate_plays, new_buffers
 from .net import (HIDDEN_ROOM, MAX_NONZERO, N_HIDDEN, N_OUTPUTS, NET_SIZE, PARAMS_SIZE,
-                  add_gradient, encode, forward, is_contact, net_choose, outcome)
+                  add_gradient, choice_buffers, encode, forward, is_contact, net_choose,
+                  outcome, playout_weights)
 from .playout import trial_seed
 
 
@@ -278,11 +280,30 @@ def _choose(count, policy, params, choice_state, boards, probs):
 def play_match(start, seed, first_deal, n_deals, policy_a, params_a, policy_b, params_b, out):
     """Deal ``d`` is played twice with the same dice: A moving first, then B moving first.
     ``out[d, g]`` gets A's points (+-1, 2, 3) in game ``g``."""
+    no_judge = np.empty(0)
+    play_match_luck(start, seed, first_deal, n_deals, policy_a, params_a, policy_b, params_b,
+                    no_judge, out, np.empty((0, 2)))
+
+
+@njit(cache=True, nogil=True)
+def play_match_luck(start, seed, first_deal, n_deals, policy_a, params_a, policy_b, params_b,
+                    judge, out, luck_out):
+    """``play_match``, and with net weights ``judge`` (not empty) A's luck in each game into
+    ``luck_out[d, g]``: the sum over its rolls of the cubeless equity of the roll's best play
+    less the mean over the 21 rolls, B's rolls counted against it, all valued by ``judge``
+    at 0 ply (``luck.roll_values``; the opening roll, rerolled on doubles, is left out).
+    Each roll's luck has expectation zero whatever the judge, so ``out - luck_out`` is an
+    unbiased score of A with much of the dice's noise taken out."""
     boards, steps, keys, table, work = new_buffers()
     board = np.empty((2, 25), dtype=np.int8)
     state = np.empty(1, dtype=np.uint64)
     choice_state = np.empty(1, dtype=np.uint64)
     probs = np.empty(5)
+    with_luck = judge.size > 0
+    judge_weights = playout_weights(judge) if with_luck else np.empty(0, dtype=np.float32)
+    luck_buffers = new_buffers()
+    luck_choice = choice_buffers(judge_weights)
+    mover_value, mean_value, actual_value = np.empty(5), np.empty(5), np.empty(5)
     for d in range(n_deals):
         deal = first_deal + d
         for g in range(2):
@@ -291,10 +312,16 @@ def play_match(start, seed, first_deal, n_deals, policy_a, params_a, policy_b, p
             board[:, :] = start
             a_on_roll = g == 0
             ply = 0
+            luck_a = 0.0
             while True:
                 d1, d2 = roll_dice(state)
                 while ply == 0 and d1 == d2:
                     d1, d2 = roll_dice(state)
+                if with_luck and ply > 0:
+                    roll_values(board, d1, d2, POLICY_NET, judge, judge_weights, luck_buffers,
+                                luck_choice, probs, mover_value, mean_value, actual_value)
+                    luck = equity(actual_value) - equity(mean_value)
+                    luck_a += luck if a_on_roll else -luck
                 count, _ = generate_plays(board, d1, d2, boards, steps, keys, table, work)
                 if a_on_roll:
                     choice = _choose(count, policy_a, params_a, choice_state, boards, probs)
@@ -313,5 +340,7 @@ def play_match(start, seed, first_deal, n_deals, policy_a, params_a, policy_b, p
                     outcome(board, 0, probs)  # the mover (now row 0) has won
                     points = 1.0 + probs[1] + probs[2]
                     out[d, g] = points if a_on_roll else -points
+                    if with_luck:
+                        luck_out[d, g] = luck_a
                     break
                 a_on_roll = not a_on_roll
