@@ -45,7 +45,7 @@ def a_middle_game():
 
 
 def test_layout_sizes():
-    assert net.N_INPUTS == 218
+    assert net.N_INPUTS == 234
     assert net.NET_SIZE == net.N_INPUTS * net.N_HIDDEN + 6 * net.N_HIDDEN + 5
     assert net.PARAMS_SIZE == 2 * net.NET_SIZE
 
@@ -65,7 +65,17 @@ def test_encoding_of_the_start_position():
     # one point held in the other's home board is no back game
     assert [reference_escapes(START, 1, p) for p in range(15, 25)] == [
         29, 26, 18, 16, 10, 6, 4, 1, 0, 9]
-    features = [167 / 167, 0.0, 1 / 6, 1 / 6, 0.0, 1.0, 0.0, 0.0, 167 / 167, 96 / 100, 0.0]
+    # then: the rearmost checker on the 24-point, and the rearmost made point; the most
+    # forward anchor the 13-point; no blot to hit twice; the opposing back checkers are on
+    # our 1-point, so the near containment is the full one; mobility: the 8, 13 and
+    # 24-point checkers, by the rolls that take each past our opponent's points; the one-
+    # sided moment of the 24 and 13-point checkers about the mean point 167 / 15; one
+    # point of the other's home board to dance on
+    mobility = sum(n * reference_escapes(START, 1, i) * (i - 5) for i, n in ((7, 3), (12, 5), (23, 2)))
+    mean = 167 / 15
+    moment = (2 * (24 - mean) ** 2 + 5 * (13 - mean) ** 2) / 7
+    features = [167 / 167, 0.0, 1 / 6, 1 / 6, 0.0, 1.0, 0.0, 0.0, 167 / 167, 96 / 100, 0.0,
+                24 / 25, 24 / 24, 1 / 6, 0.0, 1.0, mobility / 3600, moment / 400, (1 / 6) ** 2]
     expected = np.concatenate([side, side, features, features])
     np.testing.assert_allclose(x, expected)
 
@@ -81,14 +91,14 @@ def test_encoding_of_a_hand_built_position():
     # our blot on our 24 (their 1) point can be hit by any of theirs; their blots on their
     # 19, 5 and 3 points all have checkers of ours behind them (our bar checker at least)
     assert x[196 + 1] == pytest.approx(1 / 5)
-    assert x[207 + 1] == pytest.approx(3 / 5)
+    assert x[196 + net.N_FEATURES + 1] == pytest.approx(3 / 5)
     pips_me = 1 * 24 + 4 * 13 + 3 * 8 + 4 * 6 + 2 * 4 + 25
     assert x[196] == pytest.approx(pips_me / 167)
     assert x[196 + 4] == pytest.approx(reference_escapes(board, 1, 24) / 36)  # from the bar
     # seen from the other side the halves swap
     y, *_ = dense(board, me=0)
     np.testing.assert_array_equal(y[:98], x[98:196])
-    np.testing.assert_array_equal(y[196:207], x[207:218])
+    np.testing.assert_array_equal(y[196:196 + net.N_FEATURES], x[196 + net.N_FEATURES:])
     # their rearmost checker is on their 24-point, our 1-point: to pass it ours must bear
     # off, all our pips
     assert x[196 + 8] == pytest.approx(pips_me / 167)
@@ -133,8 +143,19 @@ def reference_pip_loss(board, side):
     return sum(reference_losses(board, side))
 
 
+def reference_double_shots(board, side):
+    """Rolls (of 36) with which the other side can hit two different blots of ``side`` (each
+    on its own, as ``reference_losses`` finds the hits)."""
+    return sum(len(hit) >= 2 for hit in reference_hits(board, side))
+
+
 def reference_losses(board, side):
     """Per roll (of 36), the most pips a hit of one of ``side``'s blots costs (0: no hit)."""
+    return [max([1 + target for target in hit], default=0) for hit in reference_hits(board, side)]
+
+
+def reference_hits(board, side):
+    """Per roll (of 36), the blots of ``side`` (as the hitter's points) it can hit."""
     other = 1 - side
     starts = [24] if board[other, 24] > 0 else [p for p in range(25) if board[other, p] > 0]
     targets = [23 - t for t in range(24) if board[side, t] == 1]
@@ -152,8 +173,8 @@ def reference_losses(board, side):
                 and all(open_(start - k * a) for k in range(1, steps)))
 
     # a blot on side's point t is the hitter's point 23 - t: hit, it loses 24 - t pips
-    return [max([1 + target for start in starts for target in targets
-                 if target < start and hits(a, b, start - target, start)], default=0)
+    return [{target for start in starts for target in targets
+             if target < start and hits(a, b, start - target, start)}
             for a in range(1, 7) for b in range(1, 7)]
 
 
@@ -217,10 +238,25 @@ def reference_encoding(board, me):
         # the other's rearmost checker (on the bar: as if on its 24-point), in our numbering
         rear_at = 23 - min(max(p for p in range(25) if board[other, p] > 0), 23)
         to_break = sum(int(board[side, p]) * (p + 1 - rear_at) for p in range(rear_at, 25))
-        x[196 + 11 * s:207 + 11 * s] = [
+        made = [i for i in range(24) if board[side, i] >= 2]
+        forward = [i for i in made if i >= 12]
+        other_rear = max([p for p in range(25) if board[other, p] > 0], default=-1)
+        near = [reference_escapes(board, other, p) for p in range(15, other_rear + 1)]
+        mobility = sum(int(board[side, i]) * reference_escapes(board, side, i) * (i - 5)
+                       for i in range(6, 25))
+        where = [p + 1 for p in range(25) for _ in range(int(board[side, p]))]
+        mean = sum(where) / len(where) if where else 0.0
+        behind = [w - mean for w in where if w > mean]
+        moment = sum(d * d for d in behind) / len(behind) if behind else 0.0
+        other_home = sum(board[other, i] >= 2 for i in range(6))
+        x[196 + net.N_FEATURES * s:196 + net.N_FEATURES * (s + 1)] = [
             (pips + 25 * bar) / 167, blots / 5, home / 6, best_prime / 6, escape, contain,
             reference_shots(board, side) / 36, reference_pip_loss(board, side) / (36 * 12),
-            to_break / 167, (timing + 24 * bar) / 100, back / 6 if back_points >= 2 else 0.0]
+            to_break / 167, (timing + 24 * bar) / 100, back / 6 if back_points >= 2 else 0.0,
+            (rear + 1) / 25, (max(made) + 1) / 24 if made else 0.0,
+            (min(forward) - 11) / 6 if forward else 0.0,
+            reference_double_shots(board, side) / 36, 1 - min(near, default=36) / 36,
+            mobility / 3600, moment / 400, (other_home / 6) ** 2]
     return x
 
 
@@ -610,8 +646,8 @@ def test_weights_round_trip(tmp_path):
     np.savez(old_layout, params=np.zeros(3), n_inputs=210, n_hidden=net.N_HIDDEN, record="{}")
     with pytest.raises(BgcliError, match="widen_net_inputs.py in bgcli's source carries 210-input"):
         read_weights(old_layout)
-    np.savez(old_layout, params=np.zeros(3), n_inputs=230, n_hidden=net.N_HIDDEN, record="{}")
-    with pytest.raises(BgcliError, match="230-80-5 net") as wider:
+    np.savez(old_layout, params=np.zeros(3), n_inputs=250, n_hidden=net.N_HIDDEN, record="{}")
+    with pytest.raises(BgcliError, match="250-80-5 net") as wider:
         read_weights(old_layout)
     assert "widen" not in str(wider.value)  # nothing carries a wider net over
 

@@ -10,7 +10,7 @@ the loser has borne a checker off (no gammon), or, once the sides are past each 
 loser has no checker left in the winner's home board (no backgammon: in a race no checker
 is ever sent back), as gnubg's sanity checks have it. Training works on the raw sigmoids.
 
-Input encoding (``N_INPUTS`` = 218 values), for side ``s`` = 0 (on roll) and 1 (opponent),
+Input encoding (``N_INPUTS`` = 234 values), for side ``s`` = 0 (on roll) and 1 (opponent),
 ``base = 98 * s``, each side in its own point numbering (index 0 = its 1-point):
 
 * ``base + 4 * i + u``, point ``i`` 0..23, Tesauro's units for ``n`` checkers:
@@ -34,7 +34,17 @@ Input encoding (``N_INPUTS`` = 218 values), for side ``s`` = 0 (on roll) and 1 (
   an anchor in the other's home board (each keeps two checkers; every other checker on
   its point ``i`` can move ``i`` pips) / 100;
   ``f=10`` back game: when it holds two or more points in the other's home board, the
-  checkers it has there / 6 (else 0).
+  checkers it has there / 6 (else 0);
+  and eight more after gnubg's (session 24's experiment):
+  ``f=11`` rearmost checker: its point / 25 (the bar 1); ``f=12`` rearmost made point / 24;
+  ``f=13`` forward anchor: the most advanced point made among its 13- to 24-points, as
+  (point - 12) / 6 (0: none); ``f=14`` double shots: the rolls of the other side that
+  can hit two different blots (each on its own) / 36; ``f=15`` near containment: as
+  ``f=5``, over the points from our 10-point back to the other's rearmost checker only;
+  ``f=16`` mobility: over its checkers outside its home board, the rolls that carry each
+  past the other's points times its distance from home, / 3600; ``f=17`` one-sided
+  moment: the mean squared distance beyond the mean point of the checkers behind it,
+  / 400; ``f=18`` dance: (points made in the other's home board / 6) squared.
   Pips, borne off and timing are linear in the point and bar inputs; playouts fold them
   into those rows (``fold_linear_extras``).
 
