@@ -366,3 +366,32 @@ bgcli train $A --nets contact --epochs 100 --pair-weight 2 --minutes 35 -o s23_l
 wait
 for n in l1b l2b; do python -m scripts.experiments.head_to_head s23_$n.npz --deals 20000 --themed positions/train_backgames.txt \
     --themed-starts 1000 --themed-deals 4 --bearoff -o h2h_s23_$n.json > /dev/null; done
+
+# Session 24: eight more hand-made inputs per side (docs/net.md, "Session 24"), judged by the luck-adjusted head to head
+# the luck-adjusted head to head of the earlier sessions' fits against 0.9.6 (10,000 deals each, about 4 minutes)
+H="python -m scripts.experiments.head_to_head --deals 10000 --luck --bearoff"
+for n in s23_l1 s23_l1b s23_l2 s22_r4a s22_r4s; do $H $n.npz -o h2h_luck_$n.json > /dev/null; done
+# the 234-input build (features_s24.patch on 0.9.6's source; shipped as 0.9.7): 0.9.6 widened (the same function), then the
+# session 23 fits again with the new inputs: alt4 (1,000,000 labels), and alt4 + alt5 (2,000,000) for 35 minutes
+python -m scripts.widen_net_inputs bgcli/data/net_weights.npz w096.npz   # in the 218-input build's data file
+A="--data /work/ld/alt4_s39 --data /work/ld/alt4_s40"
+bgcli train $A --nets contact --epochs 100 --pair-weight 2 --start w096.npz -o s24_f1.npz --record s24_fit_f1.json > /dev/null
+A="$A --data /work/ld/alt5_s45 --data /work/ld/alt5_s46"
+bgcli train $A --nets contact --epochs 100 --pair-weight 2 --minutes 35 --start w096.npz -o s24_f2.npz --record s24_fit_f2.json > /dev/null
+$H s24_f1.npz --against w096.npz -o h2h_luck_s24_f1.json > /dev/null
+$H s24_f2.npz --against w096.npz -o h2h_luck_s24_f2.json > /dev/null
+# the same data and fit with and without the inputs, directly (s23_l1b widened: the same function)
+python -m scripts.widen_net_inputs s23_l1b.npz l1b_wide.npz
+for s in 1 2; do $H s24_f2.npz --against l1b_wide.npz --seed $s -o h2h_luck_f2_vs_l1b_s$s.json > /dev/null; done
+# TD self-play from 0.9.6 with and without the new inputs: 500,000 games each, same seed (each build its own)
+T="--alpha 0.003 --games 6938100 --positions positions/train_backgames.txt --position-share 0.25 --check-every 100000"
+bgcli train --resume w096.npz $T -o td_feat.npz --record s24_td_feat.json   # 234-input build
+bgcli train --resume bgcli/data/net_weights.npz $T -o td_ctrl.npz --record s24_td_ctrl.json   # 218-input build
+$H td_feat.npz --against w096.npz -o h2h_luck_td_feat.json > /dev/null; $H td_ctrl.npz -o h2h_luck_td_ctrl.json > /dev/null
+# a weight average of three fits of 0.9.6 (s23_l1, s23_l1b, s22_r4a; numpy mean of params) against 0.9.6
+$H soup3.npz -o h2h_luck_soup3.json > /dev/null
+# what the inputs cost (one thread, gnubg interleaved; the widened 0.9.6, so the same games)
+P="python scripts/bench_rollout.py --positions 4HPwATDgc/ABMA --trials-plain 1296 --trials-vr 36 --repeat 3"
+$P --json bench_rollout_218_s24.json; BGCLI_WEIGHTS=w096.npz $P --json bench_rollout_234_s24.json   # each in its build
+for s in 1 2; do python -m scripts.strength.vs_gnubg --weights s24_f2.npz --deals 1200 --seed $s -o vs_gnubg_s24_f2_s$s.json & done; wait
+for s in 1 2; do python -m scripts.experiments.learn_from_search.paired vs_gnubg_s24_f2_s$s.json vs_gnubg_s21_race_s$s.json; done
