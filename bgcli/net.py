@@ -47,7 +47,7 @@ def second_layer_units(params: np.ndarray) -> int | None:
 
 
 def net_shape(params: np.ndarray) -> str:
-    """The nets' shapes in words, for records: e.g. ``contact and race nets, 218-80-5 each``."""
+    """The nets' shapes in words, for records: e.g. ``contact and race nets, 234-80-5 each``."""
     n_inputs, n_hidden, _ = _shape()
     units = second_layer_units(params)
     if not units:

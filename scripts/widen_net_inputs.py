@@ -3,7 +3,7 @@
     python -m scripts.widen_net_inputs OLD.npz NEW.npz
 
 Earlier nets had fewer hand-made features per side: 4 (204 inputs, up to session 3), 7
-(210 inputs, session 4). This version has ``N_FEATURES`` (the same ones first, in the same
+(210 inputs, session 4), 11 (218 inputs, up to 0.9.6). This version has ``N_FEATURES`` (the same ones first, in the same
 order; see ``bgcli.kernels.net``). Every old weight keeps its place except side 1's
 features, which move up; the rows of the new inputs are zero, so the widened net is the
 same function (training then learns the new rows). The record's ``history`` gets an entry

@@ -18,7 +18,7 @@ def nets():
     shipped = net_params(weights_path())
     rng = np.random.default_rng(7)
     weaker = shipped.copy()
-    weaker[:2000] += rng.normal(0.0, 0.3, 2000)  # some contact input rows disturbed
+    weaker[:2000] += rng.normal(0.0, 0.15, 2000)  # some contact input rows disturbed
     return shipped, weaker
 
 

@@ -395,3 +395,11 @@ P="python scripts/bench_rollout.py --positions 4HPwATDgc/ABMA --trials-plain 129
 $P --json bench_rollout_218_s24.json; BGCLI_WEIGHTS=w096.npz $P --json bench_rollout_234_s24.json   # each in its build
 for s in 1 2; do python -m scripts.strength.vs_gnubg --weights s24_f2.npz --deals 1200 --seed $s -o vs_gnubg_s24_f2_s$s.json & done; wait
 for s in 1 2; do python -m scripts.experiments.learn_from_search.paired vs_gnubg_s24_f2_s$s.json vs_gnubg_s21_race_s$s.json; done
+# the ship as 0.9.7 (the 234-input build; BGCLI_WEIGHTS for the rollouts before it, the shipped net after)
+BGCLI_WEIGHTS=s24_f2.npz python -m scripts.strength.rollouts_vs_gnubg --trials 1296 --seed 1 --threads 1 \
+    --variance-reduction -o rollouts_vs_gnubg_vr_s24_f2.json
+python -m scripts.ship_net_weights s24_f2.npz --check-deals 2000 --vs-gnubg vs_gnubg_s24_f2_s1.json
+python -m scripts.strength.judged_by_gnubg --games 100 --also-plies 1 2 -o scripts/strength/judged_by_gnubg_0.9.7.json
+python -m scripts.checks.matches_vs_gnubg -o scripts/checks/matches_vs_gnubg_0.9.7.json
+python -m scripts.regen_readme_examples
+bgcli report positions/examples.txt -o reports/example --trials 324 --master-seed 1
