@@ -35,7 +35,7 @@ Input encoding (``N_INPUTS`` = 234 values), for side ``s`` = 0 (on roll) and 1 (
   its point ``i`` can move ``i`` pips) / 100;
   ``f=10`` back game: when it holds two or more points in the other's home board, the
   checkers it has there / 6 (else 0);
-  and eight more after gnubg's (session 24's experiment):
+  and (0.9.7) eight more after gnubg's:
   ``f=11`` rearmost checker: its point / 25 (the bar 1); ``f=12`` rearmost made point / 24;
   ``f=13`` forward anchor: the most advanced point made among its 13- to 24-points, as
   (point - 12) / 6 (0: none); ``f=14`` double shots: the rolls of the other side that
@@ -48,8 +48,8 @@ Input encoding (``N_INPUTS`` = 234 values), for side ``s`` = 0 (on roll) and 1 (
   Pips, borne off and timing are linear in the point and bar inputs; playouts fold them
   into those rows (``fold_linear_extras``).
 
-Earlier nets had fewer features per side (4 up to session 3, 7 in session 4), the same
-ones first: ``scripts/widen_net_inputs.py`` carries such weights over, with zero weights
+Earlier nets had fewer features per side (4 up to session 3, 7 in session 4, 11 up to
+0.9.6), the same ones first: ``scripts/widen_net_inputs.py`` carries such weights over, with zero weights
 for the new inputs, so the wider net starts as the same function.
 
 Weight layout: ``params`` is one flat float64 array holding the contact net then the race net,
