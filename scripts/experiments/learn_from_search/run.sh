@@ -403,3 +403,6 @@ python -m scripts.strength.judged_by_gnubg --games 100 --also-plies 1 2 -o scrip
 python -m scripts.checks.matches_vs_gnubg -o scripts/checks/matches_vs_gnubg_0.9.7.json
 python -m scripts.regen_readme_examples
 bgcli report positions/examples.txt -o reports/example --trials 324 --master-seed 1
+# issue 18's item 4a at 5,000 deals: seeds 3 and 4 with the shipped 0.9.7, pooled with seeds 1 and 2 above
+for s in 3 4; do NUMBA_NUM_THREADS=1 python -m scripts.strength.vs_gnubg --deals 1300 --seed $s -o vs_gnubg_0.9.7_s$s.json & done; wait
+for s in 3 4; do python -m scripts.experiments.learn_from_search.paired vs_gnubg_0.9.7_s$s.json vs_gnubg_0.9.6_s$s.json; done
