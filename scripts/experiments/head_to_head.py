@@ -10,8 +10,8 @@ the opening (``--deals``), and with ``--themed`` from the first ``--themed-start
 of a collection after skipping ``--skip`` (``--themed-deals`` deals each): there the side
 on roll alternates between the nets in the pair, so the result is A's edge in such
 positions, whichever side of them it holds. ``--luck`` also scores each game less A's luck
-as B's net judges it at 0 ply (``play_match_luck``): unbiased, with about a quarter of the
-raw SE, for about 20 times the time a deal. ``--bearoff`` gives both nets the bear-off
+as B's net judges it at 0 ply (``play_match_luck``): unbiased, with about a fifth of the
+raw SE for about five times the time a deal (docs/net.md, "Session 24"). ``--bearoff`` gives both nets the bear-off
 databases, as bgcli's own play has them (a bear-off with both sides home is then played by
 the tables, not the race net): for comparing race nets fitted without such positions.
 """
@@ -68,7 +68,7 @@ def main() -> None:
     judge = b if args.luck else np.empty(0)
 
     def play(start, first_deal, n_deals):
-        """Points per deal for A, raw and less A's luck (NaN without --luck)."""
+        """Points per deal for A, raw and less A's luck (None without --luck)."""
         out, luck = np.zeros((n_deals, 2)), np.zeros((n_deals, 2))
         play_match_luck(np.ascontiguousarray(start, dtype=np.int8), args.seed, first_deal,
                         n_deals, POLICY_NET, a, POLICY_NET, b, judge, out, luck)
@@ -85,9 +85,9 @@ def main() -> None:
         chosen = boards[args.skip:args.skip + args.themed_starts]
         raw, adjusted = [], []
         for i, board in enumerate(chosen):
-            r, l = play(board, i * args.themed_deals, args.themed_deals)
-            raw.extend(r)
-            adjusted.extend(l if args.luck else [])
+            deal_raw, deal_adjusted = play(board, i * args.themed_deals, args.themed_deals)
+            raw.extend(deal_raw)
+            adjusted.extend(deal_adjusted if args.luck else [])
         result["themed"] = {**summaries(np.array(raw), np.array(adjusted)), "file": info["file"],
                             "sha256": info["sha256"], "starts": len(chosen), "skip": args.skip,
                             "deals_per_start": args.themed_deals}

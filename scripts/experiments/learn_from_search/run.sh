@@ -406,3 +406,5 @@ bgcli report positions/examples.txt -o reports/example --trials 324 --master-see
 # issue 18's item 4a at 5,000 deals: seeds 3 and 4 with the shipped 0.9.7, pooled with seeds 1 and 2 above
 for s in 3 4; do NUMBA_NUM_THREADS=1 python -m scripts.strength.vs_gnubg --deals 1300 --seed $s -o vs_gnubg_0.9.7_s$s.json & done; wait
 for s in 3 4; do python -m scripts.experiments.learn_from_search.paired vs_gnubg_0.9.7_s$s.json vs_gnubg_0.9.6_s$s.json; done
+python -m scripts.experiments.head_to_head s24_f2.npz --against w096.npz --deals 2 --themed positions/train_backgames.txt \
+    --themed-starts 1000 --themed-deals 4 --bearoff --luck -o h2h_luck_s24_f2_backgames.json > /dev/null
