@@ -408,3 +408,8 @@ for s in 3 4; do NUMBA_NUM_THREADS=1 python -m scripts.strength.vs_gnubg --deals
 for s in 3 4; do python -m scripts.experiments.learn_from_search.paired vs_gnubg_0.9.7_s$s.json vs_gnubg_0.9.6_s$s.json; done
 python -m scripts.experiments.head_to_head s24_f2.npz --against w096.npz --deals 2 --themed positions/train_backgames.txt \
     --themed-starts 1000 --themed-deals 4 --bearoff --luck -o h2h_luck_s24_f2_backgames.json > /dev/null
+# mixed play with 0.9.7 (issue 18's item 4c), seeds 1 and 2 side by side
+P="5u42AADAzJwBMw wMycATZsu20AAA 4+4tAACwMXMAGw sHEOBzDabQAAAA Y7ttAAAgM54BGw 4HPwATDgc/ABMA"
+python -m scripts.experiments.mixed_play $P --games 1000 -o scripts/experiments/mixed_play_0.9.7.json &
+python -m scripts.experiments.mixed_play $P --games 1000 --seed 2 -o scripts/experiments/mixed_play_0.9.7_s2.json &
+wait
