@@ -294,14 +294,15 @@ def play_match_luck(start, seed, first_deal, n_deals, policy_a, params_a, policy
     at 0 ply (``luck.roll_values``; the opening roll, rerolled on doubles, is left out).
     Each roll's luck has expectation zero whatever the judge, so ``out - luck_out`` is an
     unbiased score of A with much of the dice's noise taken out."""
-    boards, steps, keys, table, work = new_buffers()
+    # the luck is measured before the roll's plays are generated: it can use their buffers
+    move_buffers = new_buffers()
+    boards, steps, keys, table, work = move_buffers
     board = np.empty((2, 25), dtype=np.int8)
     state = np.empty(1, dtype=np.uint64)
     choice_state = np.empty(1, dtype=np.uint64)
     probs = np.empty(5)
     with_luck = judge.size > 0
     judge_weights = playout_weights(judge) if with_luck else np.empty(0, dtype=np.float32)
-    luck_buffers = new_buffers()
     luck_choice = choice_buffers(judge_weights)
     mover_value, mean_value, actual_value = np.empty(5), np.empty(5), np.empty(5)
     for d in range(n_deals):
@@ -318,7 +319,7 @@ def play_match_luck(start, seed, first_deal, n_deals, policy_a, params_a, policy
                 while ply == 0 and d1 == d2:
                     d1, d2 = roll_dice(state)
                 if with_luck and ply > 0:
-                    roll_values(board, d1, d2, POLICY_NET, judge, judge_weights, luck_buffers,
+                    roll_values(board, d1, d2, POLICY_NET, judge, judge_weights, move_buffers,
                                 luck_choice, probs, mover_value, mean_value, actual_value)
                     luck = equity(actual_value) - equity(mean_value)
                     luck_a += luck if a_on_roll else -luck
