@@ -413,3 +413,16 @@ P="5u42AADAzJwBMw wMycATZsu20AAA 4+4tAACwMXMAGw sHEOBzDabQAAAA Y7ttAAAgM54BGw 4H
 python -m scripts.experiments.mixed_play $P --games 1000 -o scripts/experiments/mixed_play_0.9.7.json &
 python -m scripts.experiments.mixed_play $P --games 1000 --seed 2 -o scripts/experiments/mixed_play_0.9.7_s2.json &
 wait
+
+# Session 25: a third million of labels, from 0.9.7's own 2 ply (docs/net.md, "Session 25")
+# (about 42 minutes of two cores side by side)
+for s in 47 48; do NUMBA_NUM_THREADS=1 bgcli train-data /work/ld/alt6_s$s -n 500000 --plies 2 --alternatives 3 --seed $s $S \
+    > data_s25_alt6_s$s.json & done; wait
+# two fits on alt4 + alt5 + alt6 (3,000,000 labels, three teachers) side by side: from 0.9.7, and 0.9.7's own recipe
+# again (from 0.9.6 widened); then each against 0.9.7, luck-adjusted
+A="$A --data /work/ld/alt6_s47 --data /work/ld/alt6_s48"
+bgcli train $A --nets contact --epochs 100 --pair-weight 2 --minutes 55 --start bgcli/data/net_weights.npz -o s25_g1.npz \
+    --record s25_fit_g1.json > /dev/null &
+bgcli train $A --nets contact --epochs 100 --pair-weight 2 --minutes 55 --start w096.npz -o s25_g2.npz --record s25_fit_g2.json > /dev/null &
+wait
+for g in g1 g2; do NUMBA_NUM_THREADS=1 $H s25_$g.npz -o h2h_luck_s25_$g.json > /dev/null & done; wait
