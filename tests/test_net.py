@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -246,9 +245,9 @@ def reference_encoding(board, me):
         mobility = sum(int(board[side, i]) * reference_escapes(board, side, i) * (i - 5)
                        for i in range(6, 25))
         where = [p + 1 for p in range(25) for _ in range(int(board[side, p]))]
-        mean = Fraction(sum(where), len(where)) if where else 0  # exact: the kernel's is too
+        mean = sum(where) / len(where) if where else 0.0
         behind = [w - mean for w in where if w > mean]
-        moment = float(sum(d * d for d in behind) / len(behind)) if behind else 0.0
+        moment = sum(d * d for d in behind) / len(behind) if behind else 0.0
         other_home = sum(board[other, i] >= 2 for i in range(6))
         x[196 + net.N_FEATURES * s:196 + net.N_FEATURES * (s + 1)] = [
             (pips + 25 * bar) / 167, blots / 5, home / 6, best_prime / 6, escape, contain,
