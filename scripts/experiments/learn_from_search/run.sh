@@ -426,3 +426,6 @@ bgcli train $A --nets contact --epochs 100 --pair-weight 2 --minutes 55 --start 
 bgcli train $A --nets contact --epochs 100 --pair-weight 2 --minutes 55 --start w096.npz -o s25_g2.npz --record s25_fit_g2.json > /dev/null &
 wait
 for g in g1 g2; do NUMBA_NUM_THREADS=1 $H s25_$g.npz -o h2h_luck_s25_$g.json > /dev/null & done; wait
+# where a candidate's scoring goes, and the new inputs' share (one thread, a fit on the other core)
+NUMBA_NUM_THREADS=1 python -m scripts.experiments.learn_from_search.feature_cost /work/ld/alt5_s45 --positions 2000 \
+    -o feature_cost_s25.json
