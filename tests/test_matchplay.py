@@ -207,7 +207,12 @@ def test_one_ply_at_a_score_picks_the_opponents_replies_by_its_own_match_values(
     score = match_score(situation)
     mine, theirs = play_coefficients(score), play_coefficients(score.swapped())
     assert not np.allclose(theirs, MONEY_COEFFICIENTS)
-    ranked = rank_plays_at(situation.position, (6, 5), "net", 1, score)
+    values = np.stack([mine, theirs])
+    at_score = rank_plays_at(situation.position, (6, 5), "net", 1, score)
+    assert [r.equity for r in at_score] == [
+        r.value for r in rank_plays(situation.position, (6, 5), "net", 1, None, values)]
+    # every reply considered (no pruning-net screen), as the expectation below considers them
+    ranked = rank_plays(situation.position, (6, 5), "net", 1, None, values, prune=False)
     deep = [r for r in ranked if r.plies == 1][:3]
     assert deep
     for r in deep:
@@ -224,4 +229,4 @@ def test_one_ply_at_a_score_picks_the_opponents_replies_by_its_own_match_values(
                     from bgcli.evaluation import position_probabilities
                     expected += weight * position_probabilities(r.play.result, "net", 0)
         np.testing.assert_allclose(r.probabilities, expected, rtol=0, atol=1e-9)
-        assert r.equity == pytest.approx(mine[0] + mine[1:] @ r.probabilities, abs=1e-12)
+        assert r.value == pytest.approx(mine[0] + mine[1:] @ r.probabilities, abs=1e-12)

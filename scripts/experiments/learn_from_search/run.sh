@@ -429,3 +429,17 @@ for g in g1 g2; do NUMBA_NUM_THREADS=1 $H s25_$g.npz -o h2h_luck_s25_$g.json > /
 # where a candidate's scoring goes, and the new inputs' share (one thread, a fit on the other core)
 NUMBA_NUM_THREADS=1 python -m scripts.experiments.learn_from_search.feature_cost /work/ld/alt5_s45 --positions 2000 \
     -o feature_cost_s25.json
+# the pair term's weight: 5 (and 10, stopped after 26 epochs: early stopping kept its start), from 0.9.7 on the same
+# three million, 25 minutes each side by side; then against 0.9.7, seeds 1 and 2
+bgcli train $A --nets contact --epochs 100 --pair-weight 5 --minutes 25 --start bgcli/data/net_weights.npz -o s25_pw5.npz \
+    --record s25_fit_pw5.json > /dev/null
+for s in 1 2; do NUMBA_NUM_THREADS=1 $H s25_pw5.npz --seed $s -o h2h_luck_s25_pw5$([ $s = 2 ] && echo _s2).json > /dev/null & done; wait
+# the ship as 0.9.8, then issue 18's items 4a (5,000 deals, the dice of 0.9.7's records) and 4b
+python -m scripts.ship_net_weights s25_pw5.npz --check-deals 2000 --vs-gnubg vs_gnubg_s25_pw5_s1.json
+V="python -m scripts.strength.vs_gnubg"   # after the ship: the shipped net (the runs used --weights s25_pw5.npz)
+$V --deals 1200 --seed 1 -o vs_gnubg_s25_pw5_s1.json; $V --deals 1200 --seed 2 -o vs_gnubg_s25_pw5_s2.json
+$V --deals 1300 --seed 3 -o vs_gnubg_s25_pw5_s3.json; $V --deals 1300 --seed 4 -o vs_gnubg_s25_pw5_s4.json
+python -m scripts.strength.rollouts_vs_gnubg --trials 1296 --seed 1 --threads 1 --variance-reduction \
+    -o rollouts_vs_gnubg_vr_0.9.8.json
+python -m scripts.regen_readme_examples
+bgcli report positions/examples.txt -o reports/example --trials 324 --master-seed 1
