@@ -443,3 +443,5 @@ python -m scripts.strength.rollouts_vs_gnubg --trials 1296 --seed 1 --threads 1 
     -o rollouts_vs_gnubg_vr_0.9.8.json
 python -m scripts.regen_readme_examples
 bgcli report positions/examples.txt -o reports/example --trials 324 --master-seed 1
+python -m scripts.strength.judged_by_gnubg --games 100 --also-plies 1 2 -o scripts/strength/judged_by_gnubg_0.9.8.json
+python -m scripts.checks.matches_vs_gnubg -o scripts/checks/matches_vs_gnubg_0.9.8.json
