@@ -49,8 +49,8 @@ Input encoding (``N_INPUTS`` = 234 values), for side ``s`` = 0 (on roll) and 1 (
   into those rows (``fold_linear_extras``).
 
 Earlier nets had fewer features per side (4 up to session 3, 7 in session 4, 11 up to
-0.9.6), the same ones first: ``scripts/widen_net_inputs.py`` carries such weights over, with zero weights
-for the new inputs, so the wider net starts as the same function.
+0.9.6), the same ones first: ``scripts/widen_net_inputs.py`` carries such weights over,
+with zero weights for the new inputs, so the wider net starts as the same function.
 
 Weight layout: ``params`` is one flat float64 array holding the contact net then the race net,
 ``NET_SIZE`` values each (``N_HIDDEN`` = H hidden units, N inputs):

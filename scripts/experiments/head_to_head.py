@@ -11,9 +11,10 @@ of a collection after skipping ``--skip`` (``--themed-deals`` deals each): there
 on roll alternates between the nets in the pair, so the result is A's edge in such
 positions, whichever side of them it holds. ``--luck`` also scores each game less A's luck
 as B's net judges it at 0 ply (``play_match_luck``): unbiased, with about a fifth of the
-raw SE for about five times the time a deal (docs/net.md, "Session 24"). ``--bearoff`` gives both nets the bear-off
-databases, as bgcli's own play has them (a bear-off with both sides home is then played by
-the tables, not the race net): for comparing race nets fitted without such positions.
+raw SE for three to four times the time a deal (docs/net.md, "Session 24"). ``--bearoff``
+gives both nets the bear-off databases, as bgcli's own play has them (a bear-off with both
+sides home is then played by the tables, not the race net): for comparing race nets fitted
+without such positions.
 """
 
 from __future__ import annotations

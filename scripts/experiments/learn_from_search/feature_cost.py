@@ -39,7 +39,6 @@ NEW_INPUTS = (K.BACK_CHECKER, K.BACK_ANCHOR, K.FORWARD_ANCHOR, K.DOUBLE_SHOTS, K
               K.MOBILITY, K.MOMENT, K.DANCE)
 WITHOUT_NEW = K._NONLINEAR_EXTRAS & ~np.int64(
     sum(1 << (s * K.N_EXTRA + k) for s in range(2) for k in NEW_INPUTS))
-HELPERS = ("scans", "shots", "moment", "mobility", "break_contact")
 
 
 @njit(cache=True)
@@ -63,42 +62,39 @@ def _choose(boards, counts, weights, live, buffers, repeat):
     return total
 
 
-@njit(cache=True)
-def _features(boards, repeat, extras):
-    total = 0.0
-    for _ in range(repeat):
-        for i in range(boards.shape[0]):
-            K._fill_extras(boards[i], 0, extras)
-            total += extras[0, K.PRIME]
-    return total
+#: The parts ``_part`` times, by its ``which``: all the features, or the scans alone or with
+#: one helper of the features on top.
+PARTS = ("features", "scans", "shots", "moment", "mobility", "break_contact")
 
 
 @njit(cache=True)
-def _helper(boards, repeat, which):
-    """Both sides' scans, then (``which`` > 0) one helper of the features per side."""
+def _part(boards, repeat, which, extras):
+    """``PARTS[which]`` of every board: ``_fill_extras`` (into ``extras``), or both sides'
+    scans, then (``which`` > 1) one helper of the features per side."""
     total = 0.0
     for _ in range(repeat):
         for i in range(boards.shape[0]):
             board = boards[i]
+            if which == 0:
+                K._fill_extras(board, 0, extras)
+                total += extras[0, K.PRIME]
+                continue
             for side in range(2):
-                scan = K._scan(board, side)
-                other = K._scan(board, 1 - side)
-                left, pips, made, blots, occupied, rear = (scan[0], scan[1], scan[3], scan[4],
-                                                           scan[5], scan[8])
-                other_bar, other_made, other_occupied, other_rear = (other[2], other[3],
-                                                                     other[5], other[8])
+                left, pips, _, made, blots, occupied, _, _, rear, _, _ = K._scan(board, side)
+                _, _, other_bar, other_made, _, other_occupied, _, _, other_rear, _, _ = K._scan(
+                    board, 1 - side)
                 total += left + rear
-                if which == 1:
+                if which == 2:
                     behind = 24 - other_rear
                     exposed = (blots >> behind) << behind
                     hitters = (np.int64(1) << 24) if other_bar > 0 else other_occupied
                     rolls, lost, twice = K._count_shots(exposed, hitters, made)
                     total += rolls + lost + twice
-                elif which == 2:
-                    total += K._moment(board, side, pips, left)
                 elif which == 3:
-                    total += K._mobility(board, side, occupied, other_made)
+                    total += K._moment(board, side, pips, left)
                 elif which == 4:
+                    total += K._mobility(board, side, occupied, other_made)
+                elif which == 5:
                     total += K._break_contact(board, side, pips, left, other_rear)
     return total
 
@@ -122,8 +118,7 @@ def main() -> None:
         "choice": lambda r: _choose(boards, counts, weights, K._NONLINEAR_EXTRAS, buffers, r),
         "choice_without_new_rows": lambda r: _choose(boards, counts, weights, WITHOUT_NEW,
                                                      buffers, r),
-        "features": lambda r: _features(boards, r, extras),
-        **{name: (lambda r, k=k: _helper(boards, r, k)) for k, name in enumerate(HELPERS)},
+        **{name: (lambda r, k=k: _part(boards, r, k, extras)) for k, name in enumerate(PARTS)},
     }
     for measure in measures.values():
         measure(1)  # compile, and warm the caches
