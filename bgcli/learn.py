@@ -365,6 +365,8 @@ class FitSettings:
     checkpoint: str | None = None
     nets: str = "both"  # which of the two nets learn: "contact", "race" or "both"
     pair_weight: float = 0.0  # weight of a roll's plays' equity differences (kernel doc)
+    # weight of the held-out differences' error in what early stopping minimises
+    stop_weight: float = 1.0
     # give one-layer starting weights the contact net's second hidden layer (kernels.net)
     second_layer: bool = False
 
@@ -382,6 +384,8 @@ class FitSettings:
             out.append(f"equity-weight must be in [0, 100], not {self.equity_weight}")
         if not 0.0 <= self.pair_weight <= 100.0:
             out.append(f"pair-weight must be in [0, 100], not {self.pair_weight}")
+        if not 0.0 <= self.stop_weight <= 100.0:
+            out.append(f"stop-weight must be in [0, 100], not {self.stop_weight}")
         return out
 
 
@@ -573,8 +577,8 @@ def fit(folders, settings: FitSettings, start: str | Path | None = None,
         state.adam_step, state.epochs = int(step[0]), state.epochs + 1
         state.wall_s = wall0 + time.perf_counter() - began
         state.checks.append(epoch_check(state.params, state.epochs, data, progress))
-        if (_held_error(state.checks[-1], settings.pair_weight)
-                < _held_error(state.checks[state.best_epoch], settings.pair_weight)):
+        if (_held_error(state.checks[-1], settings)
+                < _held_error(state.checks[state.best_epoch], settings)):
             state.best_params, state.best_epoch = state.params.copy(), state.epochs
         if settings.checkpoint:
             save_checkpoint(settings.checkpoint, state, settings, data.folders, command)
@@ -591,13 +595,14 @@ def trained_partners(partner: np.ndarray, trained: np.ndarray) -> np.ndarray:
     return np.where(keep, partner, -1)
 
 
-def _held_error(check: dict, pair_weight: float = 0.0) -> float:
+def _held_error(check: dict, settings: FitSettings) -> float:
     """What early stopping minimises: the held-out mean |equity error|, plus the held-out
-    mean |difference error| of a roll's plays when the fit learns those (``pair_weight``):
-    that term trades some of the first for the second."""
+    mean |difference error| of a roll's plays times ``stop_weight`` when the fit learns
+    those (``pair_weight``): that term trades some of the first for the second, and play,
+    a ranking of a roll's plays, follows the second."""
     error = check["held_out"]["mean_abs_equity_error"]
-    if pair_weight > 0.0 and "held_out_pairs" in check:
-        error += check["held_out_pairs"]["mean_abs_difference_error"]
+    if settings.pair_weight > 0.0 and "held_out_pairs" in check:
+        error += settings.stop_weight * check["held_out_pairs"]["mean_abs_difference_error"]
     return math.inf if math.isnan(error) else error
 
 
@@ -666,6 +671,7 @@ def _resumed(path, settings: FitSettings, folders: list[dict]) -> tuple[FitState
                        equity_weight=run["equity_weight"], seed=run["seed"],
                        minutes=settings.minutes, checkpoint=settings.checkpoint,
                        nets=run.get("nets", "both"), pair_weight=run.get("pair_weight", 0.0),
+                       stop_weight=run.get("stop_weight", 1.0),
                        second_layer=run.get("second_layer", False))
     start_record = dict(record)
     start_record["history"] = record["history"][:-1]  # this run's entry is made again
@@ -695,7 +701,8 @@ def make_record(state: FitState, settings: FitSettings, folders: list[dict],
                 "epochs": [state.run_from, state.epochs], "best_epoch": state.best_epoch,
                 "rate": settings.rate, "batch": settings.batch,
                 "equity_weight": settings.equity_weight, "pair_weight": settings.pair_weight,
-                "seed": settings.seed, "nets": settings.nets, "data": folders,
+                "stop_weight": settings.stop_weight, "seed": settings.seed,
+                "nets": settings.nets, "data": folders,
                 "second_layer_units": second_layer_units(state.best_params),
                 "held_out": state.checks[state.best_epoch]["held_out"]}
     record = dict(start)
@@ -708,7 +715,8 @@ def make_record(state: FitState, settings: FitSettings, folders: list[dict],
                             "best_epoch": state.best_epoch, "adam_step": state.adam_step,
                             "rate": settings.rate, "batch": settings.batch,
                             "equity_weight": settings.equity_weight,
-                            "pair_weight": settings.pair_weight, "seed": settings.seed,
+                            "pair_weight": settings.pair_weight,
+                            "stop_weight": settings.stop_weight, "seed": settings.seed,
                             "nets": settings.nets, "second_layer": settings.second_layer,
                             "data": folders,
                             "wall_s": round(state.wall_s, 1), "checks": state.checks,

@@ -244,9 +244,33 @@ def test_pair_weight_fits_a_rolls_plays_apart_and_resumes_with_its_weight(data_d
     assert check["held_out_pairs"]["pairs"] == held_pairs.sum() > 1
     expected = learn.difference_errors(paired.params, data, np.flatnonzero(held_pairs))
     assert check["held_out_pairs"] == pytest.approx(expected)
-    assert learn._held_error(check, 2.0) == pytest.approx(
+    assert learn._held_error(check, used) == pytest.approx(
         check["held_out"]["mean_abs_equity_error"] + expected["mean_abs_difference_error"])
     assert learn.FitSettings(pair_weight=-1).problems() == ["pair-weight must be in [0, 100], not -1"]
+    assert learn.FitSettings(stop_weight=101).problems() == ["stop-weight must be in [0, 100], not 101"]
+
+
+def test_stop_weight_sets_what_the_kept_epoch_minimises_and_is_resumed(data_dir, tmp_path):
+    settings, starts = learn.data_settings(15, 1, 24, 0.5, 20, 0.5, [str(data_dir / "backs.txt")],
+                                           alternatives=3)
+    learn.generate(tmp_path / "alt", settings, starts, 48, progress=None)
+    folders = [data_dir / "data", tmp_path / "alt"]
+    kept = []
+    for weight in (0.0, 30.0):
+        first = tmp_path / f"stop{weight}.npz"
+        fitted = replace(learn.FitSettings(epochs=2, batch=4, rate=3e-4, pair_weight=2.0,
+                                           stop_weight=weight), checkpoint=str(first))
+        learn.fit(folders, replace(fitted, epochs=1), progress=None)
+        state, _, used = learn.fit(folders, learn.FitSettings(epochs=3), resume=first,
+                                   progress=None)
+        assert used.stop_weight == weight
+        criterion = [c["held_out"]["mean_abs_equity_error"]
+                     + weight * c["held_out_pairs"]["mean_abs_difference_error"]
+                     for c in state.checks]
+        assert state.best_epoch == int(np.argmin(criterion))
+        kept.append(state.best_epoch)
+        assert read_weights(first)[1]["history"][-1]["stop_weight"] == weight
+    assert kept[0] != kept[1]  # the same run, another epoch kept
 
 
 def test_fit_groups_the_held_out_positions_by_source_across_folders(data_dir):
