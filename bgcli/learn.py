@@ -367,6 +367,8 @@ class FitSettings:
     pair_weight: float = 0.0  # weight of a roll's plays' equity differences (kernel doc)
     # weight of the held-out differences' error in what early stopping minimises
     stop_weight: float = 1.0
+    # extra weight of a pair the net orders the other way round from its targets
+    misrank_weight: float = 0.0
     # give one-layer starting weights the contact net's second hidden layer (kernels.net)
     second_layer: bool = False
 
@@ -386,6 +388,8 @@ class FitSettings:
             out.append(f"pair-weight must be in [0, 100], not {self.pair_weight}")
         if not 0.0 <= self.stop_weight <= 100.0:
             out.append(f"stop-weight must be in [0, 100], not {self.stop_weight}")
+        if not 0.0 <= self.misrank_weight <= 100.0:
+            out.append(f"misrank-weight must be in [0, 100], not {self.misrank_weight}")
         return out
 
 
@@ -511,16 +515,23 @@ def equity_errors(params: np.ndarray, boards: np.ndarray, targets: np.ndarray) -
 def difference_errors(params: np.ndarray, data: TrainingData, rows: np.ndarray) -> dict:
     """Mean |error| (with SE) of the net's 0-ply equity difference between each of ``rows``
     (a roll's other plays) and the play made with the roll (its partner), against the
-    targets' difference: how well the net orders a roll's plays."""
+    targets' difference: how well the net orders a roll's plays. Also the share of the
+    pairs the net orders the other way round from the targets (``misranked``) and what
+    that costs, by the targets, in a choice between the two plays (``choice_error``, the
+    mean over all pairs)."""
     from .kernels.supervised import EQUITY, net_outputs
 
     mine, theirs = np.zeros((rows.size, 5)), np.zeros((rows.size, 5))
     net_outputs(params, data.boards[rows], mine)
     net_outputs(params, data.boards[data.partner[rows]], theirs)
-    diff = np.abs(((mine - theirs) - (data.targets[rows] - data.targets[data.partner[rows]]))
-                  @ EQUITY)
+    output_difference = (mine - theirs) @ EQUITY
+    target_difference = (data.targets[rows] - data.targets[data.partner[rows]]) @ EQUITY
+    diff = np.abs(output_difference - target_difference)
+    misranked = output_difference * target_difference < 0.0
     return {"pairs": int(diff.size), "mean_abs_difference_error": float(diff.mean()),
-            "se": float(diff.std(ddof=1) / math.sqrt(diff.size))}
+            "se": float(diff.std(ddof=1) / math.sqrt(diff.size)),
+            "misranked": float(misranked.mean()),
+            "choice_error": float(np.where(misranked, np.abs(target_difference), 0.0).mean())}
 
 
 def held_out(count: int) -> np.ndarray:
@@ -569,7 +580,8 @@ def fit(folders, settings: FitSettings, start: str | Path | None = None,
         params, m, v = state.params.copy(), state.adam_m.copy(), state.adam_v.copy()
         step = np.array([state.adam_step], dtype=np.int64)
         adam_epoch(params, data.boards, data.targets, order, settings.batch, settings.rate,
-                   settings.equity_weight, partner, settings.pair_weight, m, v, step,
+                   settings.equity_weight, partner, settings.pair_weight,
+                   settings.misrank_weight, m, v, step,
                    np.zeros(2))
         if not np.all(np.isfinite(params)):
             raise BgcliError(f"weights diverged in epoch {state.epochs + 1}: try a lower --rate")
@@ -633,6 +645,8 @@ def epoch_check(params, epoch: int, data: TrainingData, progress: Progress | Non
                  f" ± {h['se']:.4f}, training {t['mean_abs_equity_error']:.4f} ± {t['se']:.4f}"
                  + (f", held-out plays' differences "
                     f"{entry['held_out_pairs']['mean_abs_difference_error']:.4f}"
+                    f" (misranked {entry['held_out_pairs']['misranked']:.3f}, choice error "
+                    f"{entry['held_out_pairs']['choice_error']:.5f})"
                     if "held_out_pairs" in entry else ""))
     return entry
 
@@ -672,6 +686,7 @@ def _resumed(path, settings: FitSettings, folders: list[dict]) -> tuple[FitState
                        minutes=settings.minutes, checkpoint=settings.checkpoint,
                        nets=run.get("nets", "both"), pair_weight=run.get("pair_weight", 0.0),
                        stop_weight=run.get("stop_weight", 1.0),
+                       misrank_weight=run.get("misrank_weight", 0.0),
                        second_layer=run.get("second_layer", False))
     start_record = dict(record)
     start_record["history"] = record["history"][:-1]  # this run's entry is made again
@@ -701,7 +716,8 @@ def make_record(state: FitState, settings: FitSettings, folders: list[dict],
                 "epochs": [state.run_from, state.epochs], "best_epoch": state.best_epoch,
                 "rate": settings.rate, "batch": settings.batch,
                 "equity_weight": settings.equity_weight, "pair_weight": settings.pair_weight,
-                "stop_weight": settings.stop_weight, "seed": settings.seed,
+                "stop_weight": settings.stop_weight,
+                "misrank_weight": settings.misrank_weight, "seed": settings.seed,
                 "nets": settings.nets, "data": folders,
                 "second_layer_units": second_layer_units(state.best_params),
                 "held_out": state.checks[state.best_epoch]["held_out"]}
@@ -716,7 +732,9 @@ def make_record(state: FitState, settings: FitSettings, folders: list[dict],
                             "rate": settings.rate, "batch": settings.batch,
                             "equity_weight": settings.equity_weight,
                             "pair_weight": settings.pair_weight,
-                            "stop_weight": settings.stop_weight, "seed": settings.seed,
+                            "stop_weight": settings.stop_weight,
+                            "misrank_weight": settings.misrank_weight,
+                            "seed": settings.seed,
                             "nets": settings.nets, "second_layer": settings.second_layer,
                             "data": folders,
                             "wall_s": round(state.wall_s, 1), "checks": state.checks,

@@ -31,7 +31,8 @@ def _raw(params, board):
 
 def _loss(params, boards, targets, equity_weight=1.0, partner=None, pair_weight=0.0):
     """The summed loss: squared errors of the five outputs and (weighted) of their equity,
-    and (weighted) of each row's equity difference from its partner's."""
+    and (weighted) of each row's equity difference from its partner's (no pair here is
+    ordered the other way round by the net, so ``misrank_weight`` does not count)."""
     total = 0.0
     for board, target in zip(boards, targets):
         error = target - _raw(params, board)
@@ -69,7 +70,7 @@ def test_adam_first_step_is_the_rate_against_the_sign_of_the_loss_gradient(equit
     m, v, step, stats = (np.zeros(params.size), np.zeros(params.size),
                          np.zeros(1, np.int64), np.zeros(2))
     adam_epoch(after, boards, targets, np.arange(2), 2, rate, equity_weight, partner,
-               pair_weight, m, v, step, stats)
+               pair_weight, 4.0, m, v, step, stats)
     assert step[0] == 1 and stats[1] == 2
     assert stats[0] == pytest.approx(_loss(params, boards, targets, 0.0))
     # only the weights that these boards' inputs reach move
@@ -92,10 +93,52 @@ def test_adam_first_step_is_the_rate_against_the_sign_of_the_loss_gradient(equit
     # overshoot: it is a sign step, not one along the gradient)
     small = params.copy()
     adam_epoch(small, boards, targets, np.arange(2), 2, 1e-6, equity_weight, partner,
-               pair_weight, np.zeros(params.size), np.zeros(params.size),
+               pair_weight, 4.0, np.zeros(params.size), np.zeros(params.size),
                np.zeros(1, np.int64), np.zeros(2))
     assert (_loss(small, boards, targets, equity_weight, partner, pair_weight)
             < _loss(params, boards, targets, equity_weight, partner, pair_weight))
+
+
+@pytest.mark.parametrize("misranked", [False, True])
+def test_a_pair_the_net_orders_the_other_way_round_weighs_misrank_weight_more(misranked):
+    from bgcli.kernels.net import HIDDEN_ROOM
+    from bgcli.kernels.supervised import _add_row_descent
+
+    params = load_params().copy()
+    boards = np.stack([Position.from_id(BACK_GAME).board, Position.start().board])
+    # the net values the second board higher by about 0.6; the first targets agree
+    second = [0.2, 0.05, 0.0, 0.3, 0.02] if misranked else [0.5, 0.15, 0.01, 0.12, 0.005]
+    targets = np.array([[0.3, 0.1, 0.01, 0.3, 0.02], second])
+    outputs = np.array([_raw(params, board) for board in boards]) @ EQUITY
+    assert ((targets @ EQUITY)[1] - (targets @ EQUITY)[0] < 0) == misranked
+    assert outputs[1] > outputs[0]
+
+    def descent(misrank_weight):
+        grad = np.zeros(params.size)
+        _add_row_descent(params, boards, targets, 1, 0, 1.0, 3.0, misrank_weight, grad,
+                         np.empty(2 * MAX_NONZERO, dtype=np.int64), np.empty(2 * MAX_NONZERO),
+                         np.empty(2 * N_HIDDEN), np.empty(2 * HIDDEN_ROOM), np.empty(10),
+                         np.empty(10))
+        return grad
+
+    def pair_term(p):
+        gap = (targets[1] - targets[0]) @ EQUITY - (_raw(p, boards[1]) - _raw(p, boards[0])) @ EQUITY
+        return gap ** 2
+
+    extra = descent(4.0) - descent(0.0)
+    if not misranked:
+        assert not extra.any()
+        return
+    # the extra descent is 4 times the pair term's (3.0 times its squared gap): minus half
+    # the gradient, checked by finite differences at some of the weights it moves
+    moved = np.flatnonzero(extra)
+    assert moved.size > 0
+    for j in moved[::max(1, moved.size // 8)]:
+        up, down = params.copy(), params.copy()
+        up[j] += 1e-6
+        down[j] -= 1e-6
+        slope = (pair_term(up) - pair_term(down)) / 2e-6
+        assert extra[j] == pytest.approx(-0.5 * 4.0 * 3.0 * slope, rel=1e-3, abs=1e-9)
 
 
 def test_net_outputs_are_the_evaluator_at_0_ply_away_from_the_tables():

@@ -40,6 +40,7 @@ def train(
     second_layer: bool = typer.Option(False, "--second-layer", help="With --data: give the contact net a second hidden layer of 20 units when the starting weights have none; it starts as the same function (its output weights zero) and learns from the data."),
     pair_weight: float = typer.Option(0.0, "--pair-weight", help="With --data: weight of the squared error of each of a roll's other plays' equity difference from the play the game made (folders made with train-data --alternatives), beside each position's own loss: teaches the ranking of a roll's plays directly."),
     stop_weight: float = typer.Option(1.0, "--stop-weight", help="With --pair-weight: weight of the held-out plays' differences' error in what early stopping minimises (held-out |equity error| + this × |difference error|); higher keeps later epochs of a fit that trades equity error for ranking."),
+    misrank_weight: float = typer.Option(0.0, "--misrank-weight", help="With --pair-weight: weigh the pair term (1 + this) times on the pairs the net orders the other way round from their targets, those on which its 0-ply choice goes wrong."),
 ) -> None:
     """Train the neural evaluator by TD(lambda) self-play; progress on stderr, the record
     (games, seed, wall time, strength checks, history of runs) as JSON on stdout. Ctrl-C or
@@ -62,7 +63,8 @@ def train(
         from .learn import supervised
 
         supervised(data, epochs, rate, batch, equity_weight, seed, minutes, checkpoint, start,
-                   resume, record_json, nets, pair_weight, second_layer, stop_weight)
+                   resume, record_json, nets, pair_weight, second_layer, stop_weight,
+                   misrank_weight)
         return
     if second_layer:
         raise typer.BadParameter("--second-layer: for --data (supervised) runs")

@@ -9,7 +9,9 @@ the equity, and the equity is what chooses plays. With ``pair_weight`` > 0 a pos
 one of a roll's other plays (``bgcli train-data --alternatives``) also adds ``pair_weight``
 times the squared error of its equity *difference* from the play the game made (its
 ``partner``): the ranking of a roll's plays, which is what chooses among them, is learnt
-directly and not only through each play's own value. Steps are Adam's (beta1 0.9, beta2 0.999,
+directly and not only through each play's own value. ``misrank_weight`` > 0 weights that
+term ``1 + misrank_weight`` times where the net now orders the two plays the other way round
+from the targets: the pairs on which a 0-ply choice would go wrong. Steps are Adam's (beta1 0.9, beta2 0.999,
 eps 1e-8) on a mini-batch's mean gradient: plain SGD on the same loss did not move the net
 towards its 2-ply judgement at all (docs/net.md, sessions 10 and 11).
 
@@ -50,8 +52,8 @@ def _equity(y):
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _add_row_descent(params, boards, targets, i, j, equity_weight, pair_weight, grad, idx, val,
-                     z, h, y, coef):
+def _add_row_descent(params, boards, targets, i, j, equity_weight, pair_weight, misrank_weight,
+                     grad, idx, val, z, h, y, coef):
     """Add row ``i``'s descent direction (minus half its loss gradient) to ``grad``; with a
     partner ``j`` >= 0 the pair term's too. Returns row ``i``'s squared output error.
 
@@ -70,11 +72,15 @@ def _add_row_descent(params, boards, targets, i, j, equity_weight, pair_weight, 
         n2, offset2 = _forward(params, boards[j], idx[MAX_NONZERO:], val[MAX_NONZERO:],
                                z[N_HIDDEN:], h[HIDDEN_ROOM:], y[N_OUTPUTS:])
         # (target difference) - (output difference) between the two plays of one roll
-        pair_gap = (_equity(target) - _equity(targets[j])) - (
-            _equity(y[:N_OUTPUTS]) - _equity(y[N_OUTPUTS:]))
+        target_difference = _equity(target) - _equity(targets[j])
+        output_difference = _equity(y[:N_OUTPUTS]) - _equity(y[N_OUTPUTS:])
+        pair_gap = target_difference - output_difference
+        weight = pair_weight
+        if target_difference * output_difference < 0.0:  # ordered the other way round
+            weight *= 1.0 + misrank_weight
         for k in range(N_OUTPUTS):
-            coef[k] += pair_weight * EQUITY[k] * pair_gap
-            coef[N_OUTPUTS + k] = -pair_weight * EQUITY[k] * pair_gap
+            coef[k] += weight * EQUITY[k] * pair_gap
+            coef[N_OUTPUTS + k] = -weight * EQUITY[k] * pair_gap
         add_gradient(params, offset2, idx[MAX_NONZERO:], val[MAX_NONZERO:], n2, z[N_HIDDEN:],
                      h[HIDDEN_ROOM:], y[N_OUTPUTS:], coef[N_OUTPUTS:], grad)
     add_gradient(params, offset, idx, val, n, z, h, y, coef, grad)
@@ -83,11 +89,12 @@ def _add_row_descent(params, boards, targets, i, j, equity_weight, pair_weight, 
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def adam_epoch(params, boards, targets, order, batch, rate, equity_weight, partner,
-               pair_weight, m, v, step, stats):
+               pair_weight, misrank_weight, m, v, step, stats):
     """One pass over ``order`` (indices into ``boards``/``targets``) in mini-batches of
     ``batch``: an Adam step on each batch's mean loss gradient. ``partner[i]``: the row of
     the play the game made with the roll of which ``i`` is another play, or -1 (the pair
-    term is skipped; so is every pair when ``pair_weight`` is 0). ``m``, ``v``: the
+    term is skipped; so is every pair when ``pair_weight`` is 0; ``misrank_weight``: the
+    module's docstring). ``m``, ``v``: the
     moment estimates and ``step[0]`` the steps so far (all three go on across epochs and
     runs); ``stats[0]`` gets the sum of squared output errors (each before its batch's
     step), ``stats[1]`` the count."""
@@ -105,7 +112,8 @@ def adam_epoch(params, boards, targets, order, batch, rate, equity_weight, partn
             i = order[t]
             j = partner[i] if pair_weight > 0.0 else -1
             stats[0] += _add_row_descent(params, boards, targets, i, j, equity_weight,
-                                         pair_weight, grad, idx, val, z, h, y, coef)
+                                         pair_weight, misrank_weight, grad, idx, val, z, h,
+                                         y, coef)
         stats[1] += last - first
         step[0] += 1
         scale = 1.0 / (last - first)
