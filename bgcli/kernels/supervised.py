@@ -9,11 +9,12 @@ the equity, and the equity is what chooses plays. With ``pair_weight`` > 0 a pos
 one of a roll's other plays (``bgcli train-data --alternatives``) also adds ``pair_weight``
 times the squared error of its equity *difference* from the play the game made (its
 ``partner``): the ranking of a roll's plays, which is what chooses among them, is learnt
-directly and not only through each play's own value. ``misrank_weight`` > 0 weights that
-term ``1 + misrank_weight`` times where the net now orders the two plays the other way round
-from the targets: the pairs on which a 0-ply choice would go wrong. Steps are Adam's (beta1 0.9, beta2 0.999,
-eps 1e-8) on a mini-batch's mean gradient: plain SGD on the same loss did not move the net
-towards its 2-ply judgement at all (docs/net.md, sessions 10 and 11).
+directly and not only through each play's own value. ``misrank_weight`` > 0 weighs that
+term ``1 + misrank_weight`` times where the net now orders the two plays the other way
+round from the targets: the pairs on which a 0-ply choice would go wrong. Steps are Adam's
+(beta1 0.9, beta2 0.999, eps 1e-8) on a mini-batch's mean gradient: plain SGD on the same
+loss did not move the net towards its 2-ply judgement at all (docs/net.md, sessions 10 and
+11).
 
 The contact or race net is picked per position as at evaluation (``net.is_contact``). One
 thread, positions in the order given: the result does not depend on the thread count.
@@ -94,10 +95,9 @@ def adam_epoch(params, boards, targets, order, batch, rate, equity_weight, partn
     ``batch``: an Adam step on each batch's mean loss gradient. ``partner[i]``: the row of
     the play the game made with the roll of which ``i`` is another play, or -1 (the pair
     term is skipped; so is every pair when ``pair_weight`` is 0; ``misrank_weight``: the
-    module's docstring). ``m``, ``v``: the
-    moment estimates and ``step[0]`` the steps so far (all three go on across epochs and
-    runs); ``stats[0]`` gets the sum of squared output errors (each before its batch's
-    step), ``stats[1]`` the count."""
+    module's docstring). ``m``, ``v``: the moment estimates and ``step[0]`` the steps so
+    far (all three go on across epochs and runs); ``stats[0]`` gets the sum of squared
+    output errors (each before its batch's step), ``stats[1]`` the count."""
     idx = np.empty(2 * MAX_NONZERO, dtype=np.int64)  # two positions' room, for pairs
     val = np.empty(2 * MAX_NONZERO)
     z = np.empty(2 * N_HIDDEN)
