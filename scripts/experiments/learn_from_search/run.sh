@@ -445,3 +445,23 @@ python -m scripts.regen_readme_examples
 bgcli report positions/examples.txt -o reports/example --trials 324 --master-seed 1
 python -m scripts.strength.judged_by_gnubg --games 100 --also-plies 1 2 -o scripts/strength/judged_by_gnubg_0.9.8.json
 python -m scripts.checks.matches_vs_gnubg -o scripts/checks/matches_vs_gnubg_0.9.8.json
+
+# Session 26 (docs/net.md, "Session 26"): the pair term's weight 7 from 0.9.8 (s25_pw7_from_pw5; early stopping kept
+# its start, so its last epoch was played), then a fourth million of labels from 0.9.8's own 2 ply (about 40 minutes
+# of two cores side by side)
+bgcli train $A --nets contact --epochs 100 --pair-weight 7 --minutes 25 --start s25_pw5.npz -o s25_pw7_from_pw5.npz \
+    --record s25_fit_pw7_from_pw5.json > /dev/null
+python -c "import numpy as np; a = np.load('s25_pw7_from_pw5.npz'); d = {k: a[k] for k in a.files if k not in ('last_params', 'adam_m', 'adam_v')}; d['params'] = a['last_params']; np.savez('s26_pw7_last.npz', **d)"
+NUMBA_NUM_THREADS=1 $H s26_pw7_last.npz --seed 1 -o h2h_luck_s26_pw7_last_s1.json > /dev/null
+for s in 49 50; do NUMBA_NUM_THREADS=1 bgcli train-data /work/ld/alt7_s$s -n 500000 --plies 2 --alternatives 3 --seed $s $S \
+    > data_s26_alt7_s$s.json & done; wait
+# two fits from 0.9.8 on alt4 + alt5 + alt6 + alt7 (4,000,000 labels), 30 minutes each side by side: the pair term at 5,
+# and the same with misranked pairs weighed 5 times (--misrank-weight 4); then each against 0.9.8, luck-adjusted
+A="$A --data /work/ld/alt7_s49 --data /work/ld/alt7_s50"
+cp bgcli/data/net_weights.npz w098.npz
+bgcli train $A --nets contact --epochs 100 --pair-weight 5 --minutes 30 --start w098.npz -o s26_a.npz \
+    --record s26_fit_a.json > /dev/null &
+bgcli train $A --nets contact --epochs 100 --pair-weight 5 --misrank-weight 4 --minutes 30 --start w098.npz -o s26_m4.npz \
+    --record s26_fit_m4.json > /dev/null &
+wait
+for f in a m4; do NUMBA_NUM_THREADS=1 $H s26_$f.npz --seed 1 -o h2h_luck_s26_${f}_s1.json > /dev/null & done; wait
