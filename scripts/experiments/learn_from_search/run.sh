@@ -465,3 +465,28 @@ bgcli train $A --nets contact --epochs 100 --pair-weight 5 --misrank-weight 4 --
     --record s26_fit_m4.json > /dev/null &
 wait
 for f in a m4; do NUMBA_NUM_THREADS=1 $H s26_$f.npz --seed 1 -o h2h_luck_s26_${f}_s1.json > /dev/null & done; wait
+# s26_m4's last epoch beat 0.9.8 (+0.0027, +0.0016): seed 2, then the ship as 0.9.9 with its last epoch (early stopping
+# had kept epoch 0; the record's last history entry was edited to say so, "kept"), then items 4a-4d
+python -c "import numpy as np; a = np.load('s26_m4.npz'); d = {k: a[k] for k in a.files if k not in ('last_params', 'adam_m', 'adam_v')}; d['params'] = a['last_params']; np.savez('s26_m4_last.npz', **d)"
+for f in a_last m4_last; do NUMBA_NUM_THREADS=1 $H s26_$f.npz --seed 1 -o h2h_luck_s26_${f}_s1.json > /dev/null; done
+NUMBA_NUM_THREADS=1 $H s26_m4_last.npz --seed 2 -o h2h_luck_s26_m4_last_s2.json > /dev/null
+V="python -m scripts.strength.vs_gnubg --weights s26_m4_last.npz"
+$V --deals 1200 --seed 1 -o vs_gnubg_s26_m4_last_s1.json; $V --deals 1200 --seed 2 -o vs_gnubg_s26_m4_last_s2.json
+$V --deals 1300 --seed 3 -o vs_gnubg_s26_m4_last_s3.json; $V --deals 1300 --seed 4 -o vs_gnubg_s26_m4_last_s4.json
+for s in 1 2 3 4; do python -m scripts.experiments.learn_from_search.paired vs_gnubg_s26_m4_last_s$s.json vs_gnubg_s25_pw5_s$s.json; done
+python -m scripts.ship_net_weights s26_m4_last.npz --check-deals 2000 --vs-gnubg vs_gnubg_s26_m4_last_s1.json
+python -m scripts.regen_readme_examples
+bgcli report positions/examples.txt -o reports/example --trials 324 --master-seed 1
+python -m scripts.strength.rollouts_vs_gnubg --trials 1296 --seed 1 --threads 1 --variance-reduction \
+    -o rollouts_vs_gnubg_vr_0.9.9.json
+python -m scripts.strength.judged_by_gnubg --games 100 --also-plies 1 2 -o scripts/strength/judged_by_gnubg_0.9.9.json
+python -m scripts.checks.matches_vs_gnubg -o scripts/checks/matches_vs_gnubg_0.9.9.json
+# the misranked pairs weighed 10 times (25 minutes, beside the checks above), its last epoch against 0.9.8
+bgcli train $A --nets contact --epochs 100 --pair-weight 5 --misrank-weight 9 --minutes 25 --start w098.npz -o s26_m9.npz \
+    --record s26_fit_m9.json > /dev/null
+python -c "import numpy as np; a = np.load('s26_m9.npz'); d = {k: a[k] for k in a.files if k not in ('last_params', 'adam_m', 'adam_v')}; d['params'] = a['last_params']; np.savez('s26_m9_last.npz', **d)"
+NUMBA_NUM_THREADS=1 $H s26_m9_last.npz --against w098.npz --seed 1 -o h2h_luck_s26_m9_last_s1.json > /dev/null
+# the held-out pairs' ordering of five nets on alt4 to alt6 (docs/net.md, "Session 26")
+python -m scripts.experiments.learn_from_search.pair_metrics --data /work/ld/alt4_s39 --data /work/ld/alt4_s40 \
+    --data /work/ld/alt5_s45 --data /work/ld/alt5_s46 --data /work/ld/alt6_s47 --data /work/ld/alt6_s48 \
+    s24_f2.npz w098.npz s26_pw7_last.npz s25_g1.npz s26_m4_last.npz -o pair_metrics_s26.json
