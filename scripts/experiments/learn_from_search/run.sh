@@ -486,6 +486,7 @@ bgcli train $A --nets contact --epochs 100 --pair-weight 5 --misrank-weight 9 --
     --record s26_fit_m9.json > /dev/null
 python -c "import numpy as np; a = np.load('s26_m9.npz'); d = {k: a[k] for k in a.files if k not in ('last_params', 'adam_m', 'adam_v')}; d['params'] = a['last_params']; np.savez('s26_m9_last.npz', **d)"
 NUMBA_NUM_THREADS=1 $H s26_m9_last.npz --against w098.npz --seed 1 -o h2h_luck_s26_m9_last_s1.json > /dev/null
+NUMBA_NUM_THREADS=1 $H s26_m9_last.npz --seed 1 -o h2h_luck_s26_m9_last_vs099_s1.json > /dev/null   # against 0.9.9
 # the held-out pairs' ordering of five nets on alt4 to alt6 (docs/net.md, "Session 26")
 python -m scripts.experiments.learn_from_search.pair_metrics --data /work/ld/alt4_s39 --data /work/ld/alt4_s40 \
     --data /work/ld/alt5_s45 --data /work/ld/alt5_s46 --data /work/ld/alt6_s47 --data /work/ld/alt6_s48 \
