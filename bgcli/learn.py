@@ -390,6 +390,8 @@ class FitSettings:
             out.append(f"stop-weight must be in [0, 100], not {self.stop_weight}")
         if not 0.0 <= self.misrank_weight <= 100.0:
             out.append(f"misrank-weight must be in [0, 100], not {self.misrank_weight}")
+        if self.pair_weight == 0.0 and (self.misrank_weight != 0.0 or self.stop_weight != 1.0):
+            out.append("stop-weight and misrank-weight weigh the pair term: give pair-weight too")
         return out
 
 
@@ -581,8 +583,7 @@ def fit(folders, settings: FitSettings, start: str | Path | None = None,
         step = np.array([state.adam_step], dtype=np.int64)
         adam_epoch(params, data.boards, data.targets, order, settings.batch, settings.rate,
                    settings.equity_weight, partner, settings.pair_weight,
-                   settings.misrank_weight, m, v, step,
-                   np.zeros(2))
+                   settings.misrank_weight, m, v, step, np.zeros(2))
         if not np.all(np.isfinite(params)):
             raise BgcliError(f"weights diverged in epoch {state.epochs + 1}: try a lower --rate")
         state.params, state.adam_m, state.adam_v = params, m, v

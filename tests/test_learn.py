@@ -290,7 +290,8 @@ def test_pair_weight_fits_a_rolls_plays_apart_and_resumes_with_its_weight(data_d
     assert learn._held_error(check, used) == pytest.approx(
         check["held_out"]["mean_abs_equity_error"] + expected["mean_abs_difference_error"])
     assert learn.FitSettings(pair_weight=-1).problems() == ["pair-weight must be in [0, 100], not -1"]
-    assert learn.FitSettings(stop_weight=101).problems() == ["stop-weight must be in [0, 100], not 101"]
+    assert learn.FitSettings(pair_weight=1, stop_weight=101).problems() == [
+        "stop-weight must be in [0, 100], not 101"]
 
 
 def test_stop_weight_sets_what_the_kept_epoch_minimises_and_is_resumed(data_dir, tmp_path):
@@ -366,6 +367,7 @@ def test_cli_train_data_then_train_from_it(capsys, tmp_path, monkeypatch):
     (["train", "--data", ".", "--explore", "0.1"], "not with --data"),
     (["train", "--data", "."], "not a bgcli train-data folder"),
     (["train", "--data", ".", "--rate", "2"], "rate must be in (0, 1]"),
+    (["train", "--data", ".", "--misrank-weight", "4"], "give pair-weight too"),
     (["train", "--data", ".", "--resume", "n.npz"], "no such file or folder"),
     (["train", "--games", "10", "--second-layer"], "for --data (supervised) runs"),
     (["train-data", "d", "--plies", "0"], "plies must be"),
