@@ -491,8 +491,8 @@ NUMBA_NUM_THREADS=1 $H s26_m9_last.npz --seed 1 -o h2h_luck_s26_m9_last_vs099_s1
 python -m scripts.experiments.learn_from_search.pair_metrics --data /work/ld/alt4_s39 --data /work/ld/alt4_s40 \
     --data /work/ld/alt5_s45 --data /work/ld/alt5_s46 --data /work/ld/alt6_s47 --data /work/ld/alt6_s48 \
     s24_f2.npz w098.npz s26_pw7_last.npz s25_g1.npz s26_m4_last.npz -o pair_metrics_s26.json
-# mixed play with 0.9.9 (issue 18's item 4c), 500 games a seed, seeds 1 and 2 side by side
+# mixed play with 0.9.9 (issue 18's item 4c), seeds 1 and 2 side by side (a first pass had --games 500)
 P="5u42AADAzJwBMw wMycATZsu20AAA 4+4tAACwMXMAGw sHEOBzDabQAAAA Y7ttAAAgM54BGw 4HPwATDgc/ABMA"
-python -m scripts.experiments.mixed_play $P --games 500 -o scripts/experiments/mixed_play_0.9.9.json &
-python -m scripts.experiments.mixed_play $P --games 500 --seed 2 -o scripts/experiments/mixed_play_0.9.9_s2.json &
+python -m scripts.experiments.mixed_play $P --games 1000 -o scripts/experiments/mixed_play_0.9.9.json &
+python -m scripts.experiments.mixed_play $P --games 1000 --seed 2 -o scripts/experiments/mixed_play_0.9.9_s2.json &
 wait
