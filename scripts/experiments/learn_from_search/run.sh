@@ -451,7 +451,7 @@ python -m scripts.checks.matches_vs_gnubg -o scripts/checks/matches_vs_gnubg_0.9
 # of two cores side by side)
 bgcli train $A --nets contact --epochs 100 --pair-weight 7 --minutes 25 --start s25_pw5.npz -o s25_pw7_from_pw5.npz \
     --record s25_fit_pw7_from_pw5.json > /dev/null
-python -c "import numpy as np; a = np.load('s25_pw7_from_pw5.npz'); d = {k: a[k] for k in a.files if k not in ('last_params', 'adam_m', 'adam_v')}; d['params'] = a['last_params']; np.savez('s26_pw7_last.npz', **d)"
+python -m scripts.experiments.learn_from_search.last_epoch s25_pw7_from_pw5.npz s26_pw7_last.npz
 NUMBA_NUM_THREADS=1 $H s26_pw7_last.npz --seed 1 -o h2h_luck_s26_pw7_last_s1.json > /dev/null
 for s in 49 50; do NUMBA_NUM_THREADS=1 bgcli train-data /work/ld/alt7_s$s -n 500000 --plies 2 --alternatives 3 --seed $s $S \
     > data_s26_alt7_s$s.json & done; wait
@@ -466,8 +466,8 @@ bgcli train $A --nets contact --epochs 100 --pair-weight 5 --misrank-weight 4 --
 wait
 for f in a m4; do NUMBA_NUM_THREADS=1 $H s26_$f.npz --seed 1 -o h2h_luck_s26_${f}_s1.json > /dev/null & done; wait
 # s26_m4's last epoch beat 0.9.8 (+0.0027, +0.0016): seed 2, then the ship as 0.9.9 with its last epoch (early stopping
-# had kept epoch 0; the record's last history entry was edited to say so, "kept"), then items 4a-4d
-python -c "import numpy as np; a = np.load('s26_m4.npz'); d = {k: a[k] for k in a.files if k not in ('last_params', 'adam_m', 'adam_v')}; d['params'] = a['last_params']; np.savez('s26_m4_last.npz', **d)"
+# had kept epoch 0; last_epoch.py writes the last epoch's weights and says so in the record, "kept"), then items 4a-4d
+python -m scripts.experiments.learn_from_search.last_epoch s26_m4.npz s26_m4_last.npz
 for f in a_last m4_last; do NUMBA_NUM_THREADS=1 $H s26_$f.npz --seed 1 -o h2h_luck_s26_${f}_s1.json > /dev/null; done
 NUMBA_NUM_THREADS=1 $H s26_m4_last.npz --seed 2 -o h2h_luck_s26_m4_last_s2.json > /dev/null
 V="python -m scripts.strength.vs_gnubg --weights s26_m4_last.npz"
@@ -484,7 +484,7 @@ python -m scripts.checks.matches_vs_gnubg -o scripts/checks/matches_vs_gnubg_0.9
 # the misranked pairs weighed 10 times (25 minutes, beside the checks above), its last epoch against 0.9.8
 bgcli train $A --nets contact --epochs 100 --pair-weight 5 --misrank-weight 9 --minutes 25 --start w098.npz -o s26_m9.npz \
     --record s26_fit_m9.json > /dev/null
-python -c "import numpy as np; a = np.load('s26_m9.npz'); d = {k: a[k] for k in a.files if k not in ('last_params', 'adam_m', 'adam_v')}; d['params'] = a['last_params']; np.savez('s26_m9_last.npz', **d)"
+python -m scripts.experiments.learn_from_search.last_epoch s26_m9.npz s26_m9_last.npz
 NUMBA_NUM_THREADS=1 $H s26_m9_last.npz --against w098.npz --seed 1 -o h2h_luck_s26_m9_last_s1.json > /dev/null
 NUMBA_NUM_THREADS=1 $H s26_m9_last.npz --seed 1 -o h2h_luck_s26_m9_last_vs099_s1.json > /dev/null   # against 0.9.9
 # the held-out pairs' ordering of five nets on alt4 to alt6 (docs/net.md, "Session 26")
