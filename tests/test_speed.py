@@ -186,6 +186,19 @@ def test_bench_refuses_bad_options_in_one_line(capsys, tmp_path, monkeypatch, ar
     assert message in err and len(err.strip().splitlines()) == 1
 
 
+def test_bench_part_writes_the_record_it_reports(capsys, tmp_path):
+    """``python -m bgcli.bench.PART --json FILE``: the report on stdout, the same record in FILE."""
+    import json
+
+    from bgcli.bench import movegen
+
+    path = tmp_path / "movegen.json"
+    record = movegen.main(["--positions", "500", "--json", str(path)])
+    assert json.loads(path.read_text()) == record
+    assert record["positions"] == 500 and record["plays_per_position"] > 1
+    assert capsys.readouterr().out.startswith("movegen: ")
+
+
 def test_compile_notice_names_what_a_command_compiles(monkeypatch):
     """The first run's notice is per kernel: a cache holding move generation only still
     announces the playouts' compilation to a rollout."""

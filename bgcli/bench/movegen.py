@@ -10,7 +10,6 @@ random roll. Prints µs per position and plays per second. Compile time is exclu
 from __future__ import annotations
 
 import argparse
-import json
 import time
 
 import numpy as np
@@ -20,6 +19,7 @@ from ..kernels.dice import new_state
 from ..kernels.movegen import MoveBuffers
 from ..kernels.random_play import random_game_positions
 from ..position import Position
+from . import report_and_save
 
 
 def midgame_positions(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -78,11 +78,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--json", metavar="FILE", help="also write the result as JSON here")
     args = parser.parse_args(argv)
     row = measure(args.positions, args.seed)
-    report(row)
-    if args.json:
-        with open(args.json, "w") as handle:
-            json.dump(row, handle, indent=1)
-    return row
+    return report_and_save(row, report, args.json)
 
 
 if __name__ == "__main__":

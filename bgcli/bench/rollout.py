@@ -40,7 +40,6 @@ noisy: only the ratios inside one run mean much (check the load with ``uptime`` 
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
 import re
@@ -53,6 +52,7 @@ import numba
 from ..position import Position
 from ..rollout import RolloutSettings, rollout
 from .gnubg import GnubgSession
+from . import report_and_save
 
 GNUBG = "/usr/games/gnubg"
 MONEY_MATCH_ID = "cAkAAAAAAAAE"  # money, centred cube, player 0 on roll, Jacoby off
@@ -270,11 +270,7 @@ def main(argv: list[str] | None = None) -> dict:
     args = parser.parse_args(argv)
     record = measure(args.positions, args.trials_plain, args.trials_vr, args.seed, args.repeat,
                      args.gnubg, args.policy)
-    report(record)
-    if args.json:
-        with open(args.json, "w") as handle:
-            json.dump(record, handle, indent=1)
-    return record
+    return report_and_save(record, report, args.json)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,6 @@ machine the other users' load takes from the second core: check ``uptime`` first
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import time
@@ -25,6 +24,7 @@ import numba
 from ..position import Position
 from ..rollout import RolloutSettings, rollout
 from .rollout import POSITIONS
+from . import report_and_save
 
 TARGET = 1.85
 
@@ -85,11 +85,7 @@ def main(argv: list[str] | None = None) -> dict:
     args = parser.parse_args(argv)
     record = measure(trials_plain=args.trials_plain, trials_vr=args.trials_vr,
                      repeat=args.repeat)
-    report(record)
-    if args.json:
-        with open(args.json, "w") as handle:
-            json.dump(record, handle, indent=1)
-    return record
+    return report_and_save(record, report, args.json)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,6 @@ environment): pip compiles bytecode at install, and without it every run recompi
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import statistics
@@ -28,6 +27,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+from . import report_and_save
 
 MIDDLE = "a5yDAQYtO4MBAw"
 COMMANDS = {
@@ -115,11 +116,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--json", metavar="FILE", help="also write the rows as JSON here")
     args = parser.parse_args(argv)
     record = measure(args.repeat, args.cold)
-    report(record)
-    if args.json:
-        with open(args.json, "w") as handle:
-            json.dump(record, handle, indent=1)
-    return record
+    return report_and_save(record, report, args.json)
 
 
 if __name__ == "__main__":
