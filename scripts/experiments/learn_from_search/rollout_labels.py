@@ -1,0 +1,141 @@
+"""Rollout labels for the late contact positions, where 2-ply labels cannot help: one side
+bearing in or off while the other still has a checker back.
+
+    NUMBA_NUM_THREADS=1 python -m scripts.experiments.learn_from_search.rollout_labels \\
+        /work/ld/late_s1 -n 30000 --trials 288 --seed 1 \\
+        --from positions/train_anchors.txt --from positions/train_backgames.txt
+
+Why (session 27): in such positions the net's outputs saturate. With a lone checker on the
+bear-off side's ace point against five checkers on its 2-point (``bJsFRiA+AAAAAA``, the
+bear-off side on roll), the net at 0 ply gives the bear-off side a backgammon 24% of the
+time and its opponent 0.4% wins; bgcli's own rollout gives 4% and 3-4%. So the side with
+the back checker runs at once (its gammon is "certain" either way, the backgammon is
+not), and 2 ply cannot correct it: its leaves are the same saturated net. A rollout plays
+the games out, hits and all, and so is a target better than the net there, in the issue's
+sense (bgcli's own judgement, never gnubg's).
+
+Positions: games of the net against itself (0 ply, greedy) from the starting positions of
+the ``--from`` collections (equal shares), played to the end; every position after a play
+that is *late contact* (``late_contact``: contact, and a side has borne off or has every
+checker home) is kept with chance ``--keep``, with the results of the roll's ``
+--alternatives`` next best plays by the net (the choices its play is ranked against).
+Labels: a cubeless rollout of ``--trials`` games of each (0-ply net play, quasi-random
+dice, no variance reduction: these games are short, and plain trials reach a given
+standard error sooner here), its five rates in gnubg's order. A roll's plays are rolled
+out with the same seed (common random numbers), so that their differences, which the
+pair term of ``bgcli train --pair-weight`` learns, are much less noisy than the values.
+
+The folder has ``bgcli train-data``'s layout (``settings.json``, ``chunk-*.npz``; ``plies``
+0 in the settings, the trials in the recorded command), so ``bgcli train --data`` reads it;
+every chunk is a function of the seed and its index (``bgcli.learn.grow_folder``): rerun
+with a larger ``-n`` to go on. The trials are not in the settings: keep them the same
+within a folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from bgcli.learn import DataSettings, _ranked, _worth_labelling, grow_folder
+from bgcli.net import net_id
+from bgcli.position import Position
+from bgcli.rollout import RolloutSettings, rollout
+from bgcli.train import read_training_positions
+
+MAX_PLIES = 200
+
+
+def all_home(row: np.ndarray) -> bool:
+    """Every checker left of this side (a row of ``Position.board``) is in its home board."""
+    return int(row[6:].sum()) == 0
+
+
+def late_contact(position: Position) -> bool:
+    """Contact, and one side bearing off or with every checker home."""
+    if position.is_race() or position.is_game_over():
+        return False
+    return max(position.borne_off()) > 0 or all_home(position.board[0]) or \
+        all_home(position.board[1])
+
+
+def sample_late(start: Position, rng: np.random.Generator, keep: float,
+                alternatives: int) -> list[tuple[Position, int, int]]:
+    """(position, ply, rank) kept from one game of the net against itself from ``start``,
+    as ``bgcli.learn.sample_game`` but only late contact positions, and to the game's end."""
+    kept, position = [], start
+    for ply in range(1, MAX_PLIES + 1):
+        dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+        ranked = _ranked(position, dice)
+        if ranked and ranked[0].is_game_over():
+            break
+        position = (ranked[0] if ranked else position).swapped()
+        if late_contact(position) and rng.random() < keep:
+            kept.append((position, ply, 0))
+            others = [p.swapped() for p in ranked[1:]]
+            kept += [(p, ply, rank) for rank, p in
+                     enumerate([p for p in others if _worth_labelling(p)][:alternatives], 1)]
+    return kept
+
+
+def make_chunk(settings: DataSettings, starts: list[np.ndarray], index: int,
+               trials: int) -> dict:
+    boards, targets, sources, plies, ranks = [], [], [], [], []
+    game = 0
+    while len(boards) < settings.chunk:
+        rng = np.random.default_rng([settings.seed, index, game])
+        game += 1
+        source = 1 + int(rng.integers(len(starts)))
+        pool = starts[source - 1]
+        start = Position(pool[int(rng.integers(len(pool)))])
+        for position, ply, rank in sample_late(start, rng, settings.keep,
+                                               settings.alternatives):
+            if len(boards) == settings.chunk:
+                break
+            if rank == 0:  # a roll's plays share their dice: common random numbers
+                seed = int(np.random.SeedSequence([settings.seed, index, len(boards)])
+                           .generate_state(1)[0])
+            result = rollout(position, RolloutSettings(trials=trials, seed=seed, threads=1,
+                                                       variance_reduction=False))
+            boards.append(position.board)
+            targets.append(result.means)
+            sources.append(source)
+            plies.append(ply)
+            ranks.append(rank)
+    return {"boards": np.stack(boards).astype(np.int8), "targets": np.array(targets),
+            "source": np.array(sources, dtype=np.int8), "ply": np.array(plies, dtype=np.int16),
+            "rank": np.array(ranks, dtype=np.int8), "games": np.int64(game)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folder", type=Path)
+    parser.add_argument("-n", "--count", type=int, default=30_000)
+    parser.add_argument("--trials", type=int, default=288)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--keep", type=float, default=0.3)
+    parser.add_argument("--alternatives", type=int, default=2)
+    parser.add_argument("--chunk", type=int, default=500)
+    parser.add_argument("--minutes", type=float)
+    parser.add_argument("--from", dest="files", action="append", required=True)
+    args = parser.parse_args()
+    infos, starts = [], []
+    for name in args.files:
+        boards, info = read_training_positions(name)
+        infos.append(info)
+        starts.append(boards)
+    settings = DataSettings(seed=args.seed, plies=0, chunk=args.chunk, keep=args.keep,
+                            max_plies=MAX_PLIES, opening_share=0.0, sources=tuple(infos),
+                            net=net_id(), alternatives=args.alternatives)
+    summary = grow_folder(args.folder, settings, args.count,
+                          lambda index: make_chunk(settings, starts, index, args.trials),
+                          command=" ".join(["rollout_labels.py"] + sys.argv[1:]),
+                          minutes=args.minutes)
+    print(summary)
+
+
+if __name__ == "__main__":
+    main()
