@@ -13,7 +13,13 @@ keeps the results of the K next best plays of the same roll by the net at 0 ply 
 choices its play must be ranked against; the game goes on with the play made, so the
 games and their positions do not depend on K). Every kept position is labelled with
 ``evaluation.position_probabilities`` at ``plies`` (2 by default) with the same weights
-that played. gnubg is never involved.
+that played, or, with ``rollouts`` N, by a cubeless rollout of N games of the net's 0-ply
+play (quasi-random dice from a seed of ``(seed, c, r)``, r the chunk row of the play made,
+so that a roll's plays share their dice: common random numbers for the differences the
+pair term learns). With ``late_contact`` only *late contact* positions are kept
+(``late_contact``): contact, and a side bearing off or with every checker home, where the
+net's outputs saturate and a search, whose leaves are the same net, cannot correct them,
+but a rollout, which plays the games out, can. gnubg is never involved.
 
 The data live in a folder: ``settings.json`` (the sources with their SHA-256, seed, plies,
 chunk size, the net that labelled them) and ``chunk-000000.npz`` ... (``boards`` (n, 2, 25)
@@ -83,10 +89,18 @@ class DataSettings:
     # per kept ply, the results of this many of the roll's other plays (the net's next
     # best at 0 ply) are labelled too: what the net must rank against the play it made
     alternatives: int = 0
+    # label by a cubeless rollout of this many games of 0-ply play instead (plies is then 0)
+    rollouts: int = 0
+    # keep late contact positions only (``late_contact``)
+    late_contact: bool = False
 
     def problems(self) -> list[str]:
         out = []
-        if self.plies not in (1, 2, 3):
+        if self.rollouts < 0:
+            out.append(f"rollouts must be >= 0, not {self.rollouts}")
+        elif self.rollouts and self.plies != 0:
+            out.append(f"plies must be 0 with rollouts (their play is 0 ply), not {self.plies}")
+        elif not self.rollouts and self.plies not in (1, 2, 3):
             out.append(f"plies must be 1, 2 or 3, not {self.plies}")
         if self.chunk < 1:
             out.append(f"chunk must be >= 1, not {self.chunk}")
@@ -121,12 +135,27 @@ def _worth_labelling(position: Position) -> bool:
     return not position.is_game_over() and not position.is_bearoff()
 
 
+def _all_home(row: np.ndarray) -> bool:
+    """Every checker this side has left (a row of ``Position.board``) is in its home board."""
+    return int(row[6:].sum()) == 0
+
+
+def late_contact(position: Position) -> bool:
+    """Contact, and a side bearing off (a checker borne off) or with every checker home:
+    one side coming home while the other still holds a point or a checker back."""
+    if position.is_race() or position.is_game_over():
+        return False
+    return (max(position.borne_off()) > 0 or _all_home(position.board[0])
+            or _all_home(position.board[1]))
+
+
 def sample_game(start: Position, rng: np.random.Generator, keep: float, max_plies: int,
-                alternatives: int = 0) -> list[tuple[Position, int, int]]:
+                alternatives: int = 0, late_only: bool = False) -> list[tuple[Position, int, int]]:
     """(position, ply, rank) kept from one game of the net against itself from ``start``:
     rank 0 is the position the net's play made, the opponent on roll; ranks 1.. the
     results of its next best plays of the same roll (``alternatives`` of them), which
-    the game does not follow. The dice and choices do not depend on ``alternatives``."""
+    the game does not follow. The dice and choices do not depend on ``alternatives``.
+    ``late_only``: only late contact positions are candidates (``late_contact``)."""
     kept = []
     position = start
     for ply in range(1, max_plies + 1):
@@ -135,6 +164,8 @@ def sample_game(start: Position, rng: np.random.Generator, keep: float, max_plie
         if ranked and ranked[0].is_game_over():
             break
         position = (ranked[0] if ranked else position).swapped()
+        if late_only and not late_contact(position):
+            continue
         if rng.random() < keep and not position.is_bearoff():
             kept.append((position, ply, 0))
             others = [p.swapped() for p in ranked[1:]]
@@ -144,8 +175,9 @@ def sample_game(start: Position, rng: np.random.Generator, keep: float, max_plie
 
 
 def make_chunk(settings: DataSettings, starts: list[np.ndarray], index: int,
-               label: Callable[[Position], np.ndarray]) -> dict:
-    """Chunk ``index``: ``settings.chunk`` positions and their labels (see module doc)."""
+               label: Callable[[Position, int], np.ndarray]) -> dict:
+    """Chunk ``index``: ``settings.chunk`` positions and their labels (see module doc);
+    ``label(position, row)``, ``row`` the chunk row of the play made with that roll."""
     boards, targets, sources, plies, ranks = [], [], [], [], []
     game = 0
     while len(boards) < settings.chunk:
@@ -161,11 +193,13 @@ def make_chunk(settings: DataSettings, starts: list[np.ndarray], index: int,
             pool = starts[source - 1]
             start = Position(pool[int(rng.integers(len(pool)))])
         for position, ply, rank in sample_game(start, rng, settings.keep, settings.max_plies,
-                                               settings.alternatives):
+                                               settings.alternatives, settings.late_contact):
             if len(boards) == settings.chunk:
                 break
+            if rank == 0:
+                played_row = len(boards)
             boards.append(position.board)
-            targets.append(label(position))
+            targets.append(label(position, played_row))
             sources.append(source)
             plies.append(ply)
             ranks.append(rank)
@@ -186,8 +220,8 @@ def _save_chunk(folder: Path, index: int, chunk: dict) -> None:
 
 
 def data_settings(seed: int, plies: int, chunk: int, keep: float, max_plies: int,
-                  opening_share: float, files: list[str],
-                  alternatives: int = 0) -> tuple[DataSettings, list]:
+                  opening_share: float, files: list[str], alternatives: int = 0,
+                  rollouts: int = 0, late_contact: bool = False) -> tuple[DataSettings, list]:
     """The settings of a data run from its options, and the starting boards of each file
     (``train.read_training_positions``: every row a legal position with the game on)."""
     from .net import net_id
@@ -200,7 +234,8 @@ def data_settings(seed: int, plies: int, chunk: int, keep: float, max_plies: int
         starts.append(boards)
     settings = DataSettings(seed=seed, plies=plies, chunk=chunk, keep=keep,
                             max_plies=max_plies, opening_share=opening_share,
-                            sources=tuple(sources), net=net_id(), alternatives=alternatives)
+                            sources=tuple(sources), net=net_id(), alternatives=alternatives,
+                            rollouts=rollouts, late_contact=late_contact)
     return settings, starts
 
 
@@ -258,12 +293,29 @@ def generate(folder: str | Path, settings: DataSettings, starts: list, positions
     if problems:
         raise BgcliError("; ".join(problems))
 
-    def label(position: Position) -> np.ndarray:
-        return position_probabilities(position, "net", settings.plies)
+    def chunk(index: int) -> dict:
+        if settings.rollouts:
+            return make_chunk(settings, starts, index,
+                              lambda position, row: rollout_label(position, settings, index, row))
+        return make_chunk(settings, starts, index,
+                          lambda position, row: position_probabilities(position, "net",
+                                                                       settings.plies))
 
-    return grow_folder(folder, settings, positions,
-                       lambda index: make_chunk(settings, starts, index, label),
-                       command, progress, minutes)
+    return grow_folder(folder, settings, positions, chunk, command, progress, minutes)
+
+
+def rollout_label(position: Position, settings: DataSettings, index: int, row: int) -> np.ndarray:
+    """The five rates of a cubeless rollout of ``settings.rollouts`` games of ``position``
+    (0-ply net play, quasi-random dice, one thread), seeded by the chunk ``index`` and the
+    ``row`` of the play made: a roll's plays are rolled out on the same dice."""
+    from .rollout import RolloutSettings, rollout
+
+    seed = int(np.random.SeedSequence([settings.seed, index, row]).generate_state(1)[0])
+    # plain trials: these positions' games are short, and variance reduction's 10-25x the
+    # work a game did not pay for itself there (session 27)
+    result = rollout(position, RolloutSettings(trials=settings.rollouts, seed=seed, threads=1,
+                                               variance_reduction=False))
+    return result.means
 
 
 def grow_folder(folder: str | Path, settings: DataSettings, positions: int,
@@ -287,9 +339,10 @@ def grow_folder(folder: str | Path, settings: DataSettings, positions: int,
         _save_chunk(folder, done, chunk_maker(done))
         done += 1
         if progress:
-            progress(f"chunk {done - 1}: {settings.chunk} positions labelled at "
-                     f"{settings.plies} ply in {time.perf_counter() - t0:.0f} s "
-                     f"({done * settings.chunk} in all)")
+            how = (f"by {settings.rollouts}-game rollouts" if settings.rollouts
+                   else f"at {settings.plies} ply")
+            progress(f"chunk {done - 1}: {settings.chunk} positions labelled {how} "
+                     f"in {time.perf_counter() - t0:.0f} s ({done * settings.chunk} in all)")
     return data_summary(folder)
 
 

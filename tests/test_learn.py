@@ -186,7 +186,7 @@ def test_alternatives_add_the_rolls_next_best_plays_without_changing_the_games(d
     backs = [str(data_dir / "backs.txt")]
     plain, starts = learn.data_settings(5, 1, 40, 0.5, 20, 0.5, backs)
     wide, _ = learn.data_settings(5, 1, 160, 0.5, 20, 0.5, backs, alternatives=3)
-    no_labels = lambda position: np.zeros(5)  # noqa: E731 -- labels are tested above
+    no_labels = lambda position, row: np.zeros(5)  # noqa: E731 -- labels are tested above
     before = learn.make_chunk(plain, starts, 0, no_labels)
     after = learn.make_chunk(wide, starts, 0, no_labels)
     played = np.flatnonzero(after["rank"] == 0)
@@ -212,6 +212,55 @@ def test_alternatives_add_the_rolls_next_best_plays_without_changing_the_games(d
     with pytest.raises(learn.BgcliError, match="alternatives must be 0..10"):
         learn.generate(data_dir / "bad", replace(wide, alternatives=11), starts, 3,
                        progress=None)
+
+
+def _board(on_roll: dict, opponent: dict) -> Position:
+    """A position from {point: checkers} of each side (its own numbering, 25 the bar)."""
+    board = np.zeros((2, 25), dtype=np.int8)
+    for row, side in ((1, on_roll), (0, opponent)):
+        for point, count in side.items():
+            board[row, point - 1] = count
+    return Position(board).validated()
+
+
+def test_late_contact_is_contact_with_a_side_coming_home_or_bearing_off():
+    holding = {2: 5, 3: 2, 4: 2, 5: 2, 6: 2, 24: 2}  # all but an anchor home
+    assert not learn.late_contact(Position.start())
+    assert learn.late_contact(Position.from_id("bJsFRiA+AAAAAA"))  # a lone checker back
+    assert learn.late_contact(_board({6: 5, 5: 4, 4: 4, 3: 2}, holding))  # all home, none off
+    assert learn.late_contact(_board({6: 5, 5: 4, 4: 4}, holding))  # two borne off
+    assert not learn.late_contact(_board({6: 5, 5: 4, 4: 4, 13: 2}, holding))  # still out
+    assert not learn.late_contact(_board({6: 5, 5: 4, 4: 4}, {6: 5, 5: 5, 8: 3}))  # a race
+
+
+def test_rollout_labels_keep_late_contact_and_share_a_rolls_dice(tmp_path):
+    """``rollouts``: each label is the rates of a rollout of the position seeded by the
+    chunk and the row of the play made, so a roll's plays are rolled out on the same dice;
+    with ``late_contact`` every position kept is late contact."""
+    from bgcli.rollout import RolloutSettings, rollout
+
+    (tmp_path / "backs.txt").write_text(f"{BACK_GAME}\n")
+    settings, starts = learn.data_settings(3, 0, 8, 0.5, 200, 0.0, [str(tmp_path / "backs.txt")],
+                                           alternatives=2, rollouts=36, late_contact=True)
+    learn.generate(tmp_path / "late", settings, starts, 8, progress=None)
+    arrays, record = learn.read_data(tmp_path / "late")
+    assert record["settings"]["rollouts"] == 36 and record["settings"]["late_contact"]
+    assert (arrays["rank"] > 0).any()
+    played = learn.played_rows(arrays["rank"])
+    for row, (board, target) in enumerate(zip(arrays["boards"], arrays["targets"])):
+        position = Position(board)
+        assert learn.late_contact(position) or arrays["rank"][row] > 0
+        group = row if played[row] < 0 else played[row]
+        seed = int(np.random.SeedSequence([3, 0, group]).generate_state(1)[0])
+        again = rollout(position, RolloutSettings(trials=36, seed=seed, threads=1,
+                                                  variance_reduction=False))
+        np.testing.assert_array_equal(target, again.means)
+    assert learn.data_summary(tmp_path / "late")["positions"] == 8
+    search, _ = learn.data_settings(3, 1, 8, 0.5, 200, 0.0, [str(tmp_path / "backs.txt")],
+                                    alternatives=2, late_contact=True)
+    with pytest.raises(learn.BgcliError, match="other settings"):
+        learn.generate(tmp_path / "late", search, starts, 16, progress=None)
+    assert "plies must be 0 with rollouts" in replace(settings, plies=2).problems()[0]
 
 
 def test_fit_resumed_gives_the_straight_run_and_keeps_the_best_epoch(data_dir, tmp_path):
@@ -371,6 +420,7 @@ def test_cli_train_data_then_train_from_it(capsys, tmp_path, monkeypatch):
     (["train", "--data", ".", "--resume", "n.npz"], "no such file or folder"),
     (["train", "--games", "10", "--second-layer"], "for --data (supervised) runs"),
     (["train-data", "d", "--plies", "0"], "plies must be"),
+    (["train-data", "d", "--rollouts", "36", "--plies", "2"], "leave --plies out"),
     (["train-data", "no/such/d"], "no folder to make"),
     (["train-data", "d", "--from", "missing.txt"], "no such file"),
 ])

@@ -19,7 +19,9 @@ def train_data(
     count: int = typer.Option(5_000, "--count", "-n", min=1, help="Label until the folder holds at least this many positions (whole chunks)."),
     sources: Optional[List[Path]] = typer.Option(None, "--from", metavar="FILE", help="Also start games from the positions of this collection (repeatable; equal shares), e.g. positions/train_backgames.txt."),
     opening_share: float = typer.Option(0.3, "--opening-share", help="Share of games (0..1) from the opening position: ordinary self-play, so nothing else drifts (1 without --from)."),
-    plies: int = typer.Option(2, "--plies", help="Depth of the search that labels each position (1..3)."),
+    plies: Optional[int] = typer.Option(None, "--plies", help="Depth of the search that labels each position (1..3; default 2)."),
+    rollouts: int = typer.Option(0, "--rollouts", min=0, help="Label each position by a cubeless rollout of this many games of the net's 0-ply play instead of the search (a roll's plays on the same dice)."),
+    late_contact: bool = typer.Option(False, "--late-contact", help="Keep only late contact positions: contact, and a side bearing off or with every checker home (where the net's outputs saturate and a search cannot correct them; label them with --rollouts)."),
     keep: float = typer.Option(0.2, "--keep", help="Chance (0..1] that a ply of a game is kept."),
     max_plies: int = typer.Option(40, "--max-plies", help="Plies a game is played from its start, at most."),
     alternatives: int = typer.Option(0, "--alternatives", min=0, help="Per kept ply, also label the results of this many of the roll's other plays (the net's next best at 0 ply, 0..10): the choices the net must rank against the play it made."),
@@ -28,13 +30,17 @@ def train_data(
     minutes: Optional[float] = typer.Option(None, "--minutes", min=0.0, help="Stop after the chunk that passes this many minutes."),
 ) -> None:
     """Sample positions by the net's own self-play (from the opening and from the collections
-    --from names) and label each with bgcli's n-ply search (never gnubg), appending chunks to
-    FOLDER; the folder's summary as JSON on stdout, progress on stderr. Rerun the same
-    command with a larger --count to continue; rerun with other weights
-    (BGCLI_WEIGHTS) into a new folder to iterate.
+    --from names) and label each with bgcli's n-ply search or, with --rollouts, its
+    rollouts (never gnubg), appending chunks to FOLDER; the folder's summary as JSON on
+    stdout, progress on stderr. Rerun the same command with a larger --count to continue;
+    rerun with other weights (BGCLI_WEIGHTS) into a new folder to iterate.
 
     Example:  bgcli train-data data1 -n 8000 --from positions/train_backgames.txt
-    --from positions/train_anchors.txt   (then: bgcli train --data data1 -o net.npz)"""
+    --from positions/train_anchors.txt   (then: bgcli train --data data1 -o net.npz)
+
+    Late contact by rollouts:  bgcli train-data late1 -n 8000 --rollouts 288 --late-contact
+    --opening-share 0 --max-plies 200 --keep 0.3 --alternatives 2 --from
+    positions/train_anchors.txt --from positions/train_backgames.txt"""
     from ..errors import BgcliError
     from ..learn import data_settings, generate
 
@@ -45,14 +51,20 @@ def train_data(
     if folder.exists() and not folder.is_dir():
         raise typer.BadParameter(f"{str(folder)!r} is not a folder", param_hint="FOLDER")
     share = 1.0 if not files else opening_share
+    if rollouts and plies not in (None, 0):
+        raise typer.BadParameter("a rollout label's play is 0 ply: leave --plies out",
+                                 param_hint="--plies")
+    plies = 0 if rollouts else 2 if plies is None else plies
     command = shlex.join(["bgcli", "train-data", str(folder), "--count", str(count)]
                          + [x for name in files for x in ("--from", name)]
                          + ["--opening-share", str(share), "--plies", str(plies), "--keep",
                             str(keep), "--max-plies", str(max_plies), "--chunk", str(chunk),
                             "--seed", str(seed)]
-                         + (["--alternatives", str(alternatives)] if alternatives else []))
+                         + (["--alternatives", str(alternatives)] if alternatives else [])
+                         + (["--rollouts", str(rollouts)] if rollouts else [])
+                         + (["--late-contact"] if late_contact else []))
     settings, starts = data_settings(seed, plies, chunk, keep, max_plies, share, files,
-                                     alternatives)
+                                     alternatives, rollouts, late_contact)
     problems = settings.problems()
     if problems:
         raise typer.BadParameter("; ".join(problems))

@@ -16,8 +16,8 @@ sense (bgcli's own judgement, never gnubg's).
 
 Positions: games of the net against itself (0 ply, greedy) from the starting positions of
 the ``--from`` collections (equal shares), played to the end; every position after a play
-that is *late contact* (``late_contact``: contact, and a side has borne off or has every
-checker home) is kept with chance ``--keep``, with the results of the roll's ``
+that is *late contact* (``bgcli.learn.late_contact``: contact, and a side has borne off or
+has every checker home) is kept with chance ``--keep``, with the results of the roll's ``
 --alternatives`` next best plays by the net (the choices its play is ranked against).
 Labels: a cubeless rollout of ``--trials`` games of each (0-ply net play, quasi-random
 dice, no variance reduction: these games are short, and plain trials reach a given
@@ -29,7 +29,8 @@ The folder has ``bgcli train-data``'s layout (``settings.json``, ``chunk-*.npz``
 0 in the settings, the trials in the recorded command), so ``bgcli train --data`` reads it;
 every chunk is a function of the seed and its index (``bgcli.learn.grow_folder``): rerun
 with a larger ``-n`` to go on. The trials are not in the settings: keep them the same
-within a folder.
+within a folder. ``bgcli train-data --rollouts N --late-contact`` (added after the folders
+of session 27 were made with this script) does the same, one random draw per game apart.
 """
 
 from __future__ import annotations
@@ -40,26 +41,13 @@ from pathlib import Path
 
 import numpy as np
 
-from bgcli.learn import DataSettings, _ranked, _worth_labelling, grow_folder
+from bgcli.learn import DataSettings, _ranked, _worth_labelling, grow_folder, late_contact
 from bgcli.net import net_id
 from bgcli.position import Position
 from bgcli.rollout import RolloutSettings, rollout
 from bgcli.train import read_training_positions
 
 MAX_PLIES = 200
-
-
-def all_home(row: np.ndarray) -> bool:
-    """Every checker left of this side (a row of ``Position.board``) is in its home board."""
-    return int(row[6:].sum()) == 0
-
-
-def late_contact(position: Position) -> bool:
-    """Contact, and one side bearing off or with every checker home."""
-    if position.is_race() or position.is_game_over():
-        return False
-    return max(position.borne_off()) > 0 or all_home(position.board[0]) or \
-        all_home(position.board[1])
 
 
 def sample_late(start: Position, rng: np.random.Generator, keep: float,

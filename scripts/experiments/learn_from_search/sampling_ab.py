@@ -21,8 +21,8 @@ def with_rank_plays(position, dice):
 
 def main() -> None:
     settings, starts = learn.data_settings(3, 2, 500, 0.2, 40, 0.3, SOURCES)
-    labels = {"sampling only": lambda p: np.zeros(5),
-              "with 2-ply labels": lambda p: position_probabilities(p, "net", 2)}
+    labels = {"sampling only": lambda p, row: np.zeros(5),
+              "with 2-ply labels": lambda p, row: position_probabilities(p, "net", 2)}
     samplers = {"rank_plays": with_rank_plays, "best_result": learn._ranked}
     learn.make_chunk(settings, starts, 2, labels["with 2-ply labels"])  # compile, load
     for _ in range(2):
