@@ -496,3 +496,39 @@ P="5u42AADAzJwBMw wMycATZsu20AAA 4+4tAACwMXMAGw sHEOBzDabQAAAA Y7ttAAAgM54BGw 4H
 python -m scripts.experiments.mixed_play $P --games 1000 -o scripts/experiments/mixed_play_0.9.9.json &
 python -m scripts.experiments.mixed_play $P --games 1000 --seed 2 -o scripts/experiments/mixed_play_0.9.9_s2.json &
 wait
+
+# Session 27 (docs/net.md, "Session 27"): rollout labels for the late contact positions, where the net's outputs
+# saturate. First how far the 2-ply labels are from rollouts there and elsewhere:
+NUMBA_NUM_THREADS=1 python -m scripts.experiments.learn_from_search.late_contact_labels /work/ld/alt7_s49 --positions 80 \
+    --trials 1296 -o late_contact_labels_s27.json
+# 87,000 late contact positions labelled by 288-game rollouts of 0.9.9's play, two seeds side by side, each stopped
+# after about 40 minutes (42,500 and 44,500 positions; `bgcli train-data DIR --rollouts 288 --late-contact
+# --opening-share 0 --max-plies 200 --keep 0.3 --alternatives 2 --from ...` does the same, one random draw a game apart)
+for s in 1 2; do NUMBA_NUM_THREADS=1 python -m scripts.experiments.learn_from_search.rollout_labels /work/ld/late_s$s -n 60000 \
+    --trials 288 --seed $s --minutes 60 --from positions/train_anchors.txt --from positions/train_backgames.txt & done; wait
+# the 2-ply folders without their late contact positions (24% of each)
+for f in alt4_s39 alt4_s40 alt5_s45 alt5_s46 alt6_s47 alt6_s48 alt7_s49 alt7_s50; do
+    python -m scripts.experiments.learn_from_search.drop_late /work/ld/$f /work/ld/nolate/$f; done
+# two fits from 0.9.9 (0.9.9's recipe), 30 minutes each side by side: l1 on the 2-ply folders without late contact
+# plus the rollout labels, l2 on the whole 2-ply folders plus the rollout labels; their last epochs against 0.9.9
+NL="--data /work/ld/nolate/alt4_s39 --data /work/ld/nolate/alt4_s40 --data /work/ld/nolate/alt5_s45 --data /work/ld/nolate/alt5_s46"
+NL="$NL --data /work/ld/nolate/alt6_s47 --data /work/ld/nolate/alt6_s48 --data /work/ld/nolate/alt7_s49 --data /work/ld/nolate/alt7_s50"
+L="--data /work/ld/late_s1 --data /work/ld/late_s2"
+cp bgcli/data/net_weights.npz w099.npz
+F="--nets contact --epochs 100 --pair-weight 5 --misrank-weight 4 --minutes 30 --start w099.npz"
+NUMBA_NUM_THREADS=1 bgcli train $NL $L $F -o s27_l1.npz --record s27_fit_l1.json > /dev/null &
+NUMBA_NUM_THREADS=1 bgcli train $A $L $F -o s27_l2.npz --record s27_fit_l2.json > /dev/null &
+wait
+for f in l1 l2; do python -m scripts.experiments.learn_from_search.last_epoch s27_$f.npz s27_${f}_last.npz; done
+for s in 1 2; do for f in l1 l2; do NUMBA_NUM_THREADS=1 $H s27_${f}_last.npz --seed $s -o h2h_luck_s27_${f}_last_s$s.json \
+    > /dev/null & done; wait; done
+for f in l1 l2; do NUMBA_NUM_THREADS=1 python -m scripts.experiments.head_to_head s27_${f}_last.npz --deals 1 --themed \
+    positions/train_backgames.txt --themed-starts 1000 --themed-deals 5 --luck --bearoff --seed 1 \
+    -o h2h_luck_s27_${f}_last_backgames.json > /dev/null & done; wait
+# gnubg 0-ply judges each net's moves from the six mixed-play positions, 200 games each
+P="5u42AADAzJwBMw wMycATZsu20AAA 4+4tAACwMXMAGw sHEOBzDabQAAAA Y7ttAAAgM54BGw 4HPwATDgc/ABMA"
+for f in w099 s27_l1_last s27_l2_last; do NUMBA_NUM_THREADS=1 python -m scripts.strength.move_errors $P --games 200 \
+    --weights $f.npz -o move_errors_s27_${f#s27_}.json; done
+# how far each net is from the rollout labels and from the 2-ply labels, late contact and other, held out
+python -m scripts.experiments.learn_from_search.late_fit_errors w099.npz s27_l1_last.npz s27_l2_last.npz \
+    --late /work/ld/late_s1 --late /work/ld/late_s2 --search /work/ld/alt7_s49 -o late_fit_errors_s27.json
