@@ -532,3 +532,8 @@ for f in w099 s27_l1_last s27_l2_last; do NUMBA_NUM_THREADS=1 python -m scripts.
 # how far each net is from the rollout labels and from the 2-ply labels, late contact and other, held out
 python -m scripts.experiments.learn_from_search.late_fit_errors w099.npz s27_l1_last.npz s27_l2_last.npz \
     --late /work/ld/late_s1 --late /work/ld/late_s2 --search /work/ld/alt7_s49 -o late_fit_errors_s27.json
+# s27_l2's item 4a, the dice of 0.9.9's record, and paired with 0.9.9 seed by seed (not shipped in session 27)
+V="python -m scripts.strength.vs_gnubg --weights s27_l2_last.npz"
+$V --deals 1200 --seed 1 -o vs_gnubg_s27_l2_last_s1.json; $V --deals 1200 --seed 2 -o vs_gnubg_s27_l2_last_s2.json
+$V --deals 1300 --seed 3 -o vs_gnubg_s27_l2_last_s3.json; $V --deals 1300 --seed 4 -o vs_gnubg_s27_l2_last_s4.json
+for s in 1 2 3 4; do python -m scripts.experiments.learn_from_search.paired vs_gnubg_s27_l2_last_s$s.json vs_gnubg_s26_m4_last_s$s.json; done
