@@ -31,16 +31,6 @@ from .. import __version__
 PARTS = ("movegen", "startup", "rollout", "scaling")
 
 
-def report_and_save(record: dict, report: Callable[[dict], None], path: str | None) -> dict:
-    """The tail of each part's ``main``: print the report, write the record as JSON to
-    ``path`` when one is given, return the record."""
-    report(record)
-    if path:
-        with open(path, "w") as handle:
-            json.dump(record, handle, indent=1)
-    return record
-
-
 def _run_part(name: str, quick: bool, gnubg: str) -> tuple:
     if name == "movegen":
         from . import movegen as part

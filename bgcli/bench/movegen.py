@@ -19,7 +19,7 @@ from ..kernels.dice import new_state
 from ..kernels.movegen import MoveBuffers
 from ..kernels.random_play import random_game_positions
 from ..position import Position
-from . import report_and_save
+from .save import report_and_save
 
 
 def midgame_positions(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:

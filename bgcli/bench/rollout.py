@@ -52,7 +52,7 @@ import numba
 from ..position import Position
 from ..rollout import RolloutSettings, rollout
 from .gnubg import GnubgSession
-from . import report_and_save
+from .save import report_and_save
 
 GNUBG = "/usr/games/gnubg"
 MONEY_MATCH_ID = "cAkAAAAAAAAE"  # money, centred cube, player 0 on roll, Jacoby off

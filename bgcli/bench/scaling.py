@@ -24,7 +24,7 @@ import numba
 from ..position import Position
 from ..rollout import RolloutSettings, rollout
 from .rollout import POSITIONS
-from . import report_and_save
+from .save import report_and_save
 
 TARGET = 1.85
 

@@ -28,7 +28,7 @@ import sys
 import tempfile
 import time
 
-from . import report_and_save
+from .save import report_and_save
 
 MIDDLE = "a5yDAQYtO4MBAw"
 COMMANDS = {
