@@ -537,3 +537,9 @@ V="python -m scripts.strength.vs_gnubg --weights s27_l2_last.npz"
 $V --deals 1200 --seed 1 -o vs_gnubg_s27_l2_last_s1.json; $V --deals 1200 --seed 2 -o vs_gnubg_s27_l2_last_s2.json
 $V --deals 1300 --seed 3 -o vs_gnubg_s27_l2_last_s3.json; $V --deals 1300 --seed 4 -o vs_gnubg_s27_l2_last_s4.json
 for s in 1 2 3 4; do python -m scripts.experiments.learn_from_search.paired vs_gnubg_s27_l2_last_s$s.json vs_gnubg_s26_m4_last_s$s.json; done
+# s27_l2's items 4b and 4c measured ahead of a ship (the net given by BGCLI_WEIGHTS / --weights)
+BGCLI_WEIGHTS=s27_l2_last.npz python -m scripts.strength.rollouts_vs_gnubg --trials 1296 --seed 1 --threads 1 \
+    --variance-reduction -o rollouts_vs_gnubg_vr_s27_l2.json
+python -m scripts.experiments.mixed_play $P --games 1000 --weights s27_l2_last.npz -o mixed_play_s27_l2.json &
+python -m scripts.experiments.mixed_play $P --games 1000 --seed 2 --weights s27_l2_last.npz -o mixed_play_s27_l2_s2.json &
+wait
