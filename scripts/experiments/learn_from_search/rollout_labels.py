@@ -37,40 +37,25 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
-from bgcli.learn import DataSettings, _ranked, _worth_labelling, grow_folder, late_contact
+from bgcli.learn import DataSettings, grow_folder, rollout_label, sample_game
 from bgcli.net import net_id
 from bgcli.position import Position
-from bgcli.rollout import RolloutSettings, rollout
 from bgcli.train import read_training_positions
 
 MAX_PLIES = 200
 
 
-def sample_late(start: Position, rng: np.random.Generator, keep: float,
-                alternatives: int) -> list[tuple[Position, int, int]]:
-    """(position, ply, rank) kept from one game of the net against itself from ``start``,
-    as ``bgcli.learn.sample_game`` but only late contact positions, and to the game's end."""
-    kept, position = [], start
-    for ply in range(1, MAX_PLIES + 1):
-        dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
-        ranked = _ranked(position, dice)
-        if ranked and ranked[0].is_game_over():
-            break
-        position = (ranked[0] if ranked else position).swapped()
-        if late_contact(position) and rng.random() < keep:
-            kept.append((position, ply, 0))
-            others = [p.swapped() for p in ranked[1:]]
-            kept += [(p, ply, rank) for rank, p in
-                     enumerate([p for p in others if _worth_labelling(p)][:alternatives], 1)]
-    return kept
-
-
 def make_chunk(settings: DataSettings, starts: list[np.ndarray], index: int,
                trials: int) -> dict:
+    """``bgcli.learn.make_chunk`` with the rollout labels of ``bgcli train-data --rollouts``,
+    less its draw for the opening's share (these folders have none), as the session 27
+    folders were made."""
+    labelled = replace(settings, rollouts=trials)  # the folders' settings predate the field
     boards, targets, sources, plies, ranks = [], [], [], [], []
     game = 0
     while len(boards) < settings.chunk:
@@ -79,17 +64,14 @@ def make_chunk(settings: DataSettings, starts: list[np.ndarray], index: int,
         source = 1 + int(rng.integers(len(starts)))
         pool = starts[source - 1]
         start = Position(pool[int(rng.integers(len(pool)))])
-        for position, ply, rank in sample_late(start, rng, settings.keep,
-                                               settings.alternatives):
+        for position, ply, rank in sample_game(start, rng, settings.keep, MAX_PLIES,
+                                               settings.alternatives, late_only=True):
             if len(boards) == settings.chunk:
                 break
-            if rank == 0:  # a roll's plays share their dice: common random numbers
-                seed = int(np.random.SeedSequence([settings.seed, index, len(boards)])
-                           .generate_state(1)[0])
-            result = rollout(position, RolloutSettings(trials=trials, seed=seed, threads=1,
-                                                       variance_reduction=False))
+            if rank == 0:
+                played_row = len(boards)
             boards.append(position.board)
-            targets.append(result.means)
+            targets.append(rollout_label(position, labelled, index, played_row))
             sources.append(source)
             plies.append(ply)
             ranks.append(rank)
