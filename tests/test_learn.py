@@ -469,3 +469,19 @@ def test_nets_trains_one_net_and_leaves_the_other_as_it_starts(data_dir, tmp_pat
     with pytest.raises(learn.BgcliError, match="none of the training positions"):
         learn.fit([data_dir / "data"], learn.FitSettings(nets="race"), progress=None)
     assert "nets must be one of" in learn.FitSettings(nets="crashed").problems()[0]
+
+
+def test_drop_lates_vectorised_test_agrees_with_late_contact():
+    """``drop_late.late_contact_rows`` (the experiment script's numpy form, for millions of
+    rows) says of every position what ``learn.late_contact`` says, over whole games from a
+    back game and from the opening (races, bear-offs, positions on the bar included)."""
+    from scripts.experiments.learn_from_search.drop_late import late_contact_rows
+
+    rng = np.random.default_rng(5)
+    positions = [position for start in (Position.from_id(BACK_GAME), Position.start())
+                 for _ in range(3)
+                 for position, _, _ in learn.sample_game(start, rng, 1.0, 300, alternatives=1)]
+    expected = np.array([learn.late_contact(position) for position in positions])
+    assert 20 < expected.sum() < len(expected) - 20  # both kinds, plenty of each
+    boards = np.stack([position.board for position in positions]).astype(np.int8)
+    np.testing.assert_array_equal(late_contact_rows(boards), expected)

@@ -3,7 +3,7 @@ that take those from rollout labels instead (``rollout_labels.py``).
 
     python -m scripts.experiments.learn_from_search.drop_late /work/ld/alt7_s49 /work/ld/alt7_s49_nolate
 
-A position is dropped when it is late contact (``rollout_labels.late_contact``); a roll's
+A position is dropped when it is late contact (``bgcli.learn.late_contact``); a roll's
 other plays (rank > 0) go with the play the game made (the row before them of rank 0), so
 that none is paired with the wrong play. The copy's ``settings.json`` is the source's,
 with this command added to its commands; its chunks are the source's, filtered.
@@ -22,7 +22,8 @@ from bgcli.learn import SETTINGS_FILE, data_summary
 
 
 def late_contact_rows(boards: np.ndarray) -> np.ndarray:
-    """``rollout_labels.late_contact`` of each board (N x 2 x 25, row 1 on roll), at once."""
+    """``bgcli.learn.late_contact`` of each board (N x 2 x 25, row 1 on roll), at once
+    (tests/test_learn.py checks that the two agree)."""
     counts = boards.astype(np.int64)
     left = counts.sum(axis=2)  # (N, 2): checkers not borne off
     home = counts[:, :, 6:].sum(axis=2) == 0  # (N, 2): every checker left is home
