@@ -543,3 +543,27 @@ BGCLI_WEIGHTS=s27_l2_last.npz python -m scripts.strength.rollouts_vs_gnubg --tri
 python -m scripts.experiments.mixed_play $P --games 1000 --weights s27_l2_last.npz -o mixed_play_s27_l2.json &
 python -m scripts.experiments.mixed_play $P --games 1000 --seed 2 --weights s27_l2_last.npz -o mixed_play_s27_l2_s2.json &
 wait
+
+# Session 28 (docs/net.md, "Session 28"): a control for the rollout labels. The session's machine started without
+# the earlier folders, so both fits use fresh data: 2-ply labels of 0.9.9 (the alt recipe, seed 51) and late contact
+# rollout labels of 0.9.9 (seed 3), made side by side, each stopped after 48 minutes
+bgcli train-data /work/ld/alt8_s51 --count 500000 --from positions/train_backgames.txt --from positions/train_anchors.txt \
+    --opening-share 0.3 --plies 2 --keep 0.2 --max-plies 40 --chunk 500 --seed 51 --alternatives 3 --minutes 48 \
+    > data_s28_alt8_s51.json &
+bgcli train-data /work/ld/late_s3 --count 60000 --rollouts 288 --late-contact --opening-share 0 --max-plies 200 --keep 0.3 \
+    --alternatives 2 --from positions/train_anchors.txt --from positions/train_backgames.txt --seed 3 --minutes 48 \
+    > data_s28_late_s3.json &
+wait
+# two fits from 0.9.9 (its recipe, 60 epochs or 30 minutes), side by side: c on the 2-ply labels only (the control),
+# t on the same plus the rollout labels; their last epochs against 0.9.9 from the opening and from the back-game starts
+cp bgcli/data/net_weights.npz w099.npz
+F="--nets contact --epochs 60 --pair-weight 5 --misrank-weight 4 --minutes 30 --start w099.npz"
+NUMBA_NUM_THREADS=1 bgcli train --data /work/ld/alt8_s51 $F -o s28_c.npz --record s28_fit_c.json > /dev/null &
+NUMBA_NUM_THREADS=1 bgcli train --data /work/ld/alt8_s51 --data /work/ld/late_s3 $F -o s28_t.npz --record s28_fit_t.json \
+    > /dev/null &
+wait
+for f in c t; do python -m scripts.experiments.learn_from_search.last_epoch s28_$f.npz s28_${f}_last.npz; done
+for f in c t; do NUMBA_NUM_THREADS=1 $H s28_${f}_last.npz --seed 1 -o h2h_luck_s28_${f}_last_s1.json > /dev/null & done; wait
+for f in c t; do NUMBA_NUM_THREADS=1 python -m scripts.experiments.head_to_head s28_${f}_last.npz --deals 1 --themed \
+    positions/train_backgames.txt --themed-starts 1000 --themed-deals 5 --luck --bearoff --seed 1 \
+    -o h2h_luck_s28_${f}_last_backgames.json > /dev/null & done; wait
