@@ -107,8 +107,11 @@ class MatchEquityTable:
     # ---- match winning chances -------------------------------------------------------------
 
     def _check(self, away: int, what: str) -> None:
-        if not isinstance(away, int) or isinstance(away, bool) or not 1 <= away <= self.length:
+        if not isinstance(away, int) or isinstance(away, bool) or away < 1:
             raise MatchError(f"{what} must be an integer 1..{self.length}: {away!r}")
+        if away > self.length:
+            raise MatchError(f"{away}-away is beyond the match equity table ({self.name}), "
+                             f"which reaches {self.length}-away")
 
     def mwc(self, away_me: int, away_them: int, crawford: bool = False,
             post_crawford: bool | None = None) -> float:

@@ -109,6 +109,12 @@ def test_bad_scores(args):
         MET.mwc(*args)
 
 
+def test_an_away_score_beyond_the_table_says_how_far_it_reaches():
+    with pytest.raises(MatchError, match=r"^30-away is beyond the match equity table "
+                                         r"\(Kazaross XG2 25 point MET\), which reaches 25-away$"):
+        MET.mwc(3, 30)
+
+
 def test_bad_phase_and_cube():
     with pytest.raises(MatchError):
         MET.mwc(3, 4, crawford=True)

@@ -12,6 +12,7 @@ import pytest
 from bgcli.errors import CollectionError
 from bgcli.matchfile import detect_format, parse_match, read_match
 from bgcli.notation.gnubgid import format_match_id
+from cli_helpers import run
 
 FIXTURES = Path(__file__).parent / "fixtures" / "matches"
 MATCHES = sorted(p.name[:-len(".gnubg.json")] for p in FIXTURES.glob("*.gnubg.json"))
@@ -251,3 +252,39 @@ def test_snowie_illegal_plays_and_set_positions_are_refused():
     set_pos = MAT.replace("  1) 31:", "; Set Pos=-b----E-C---eE---c-e----B-/0\n  1) 31:")
     assert parse_match(set_pos, "s.mat").problems == [
         "s.mat:6: a game from a set position (XG's '; Set Pos=') is not supported"]
+
+
+def test_lengths_and_scores_out_of_range_are_reported_not_raised(tmp_path):
+    """A match longer than gnubg's 64 points, a score that leaves nothing to play for, and a
+    session score beyond a Match ID's 15 bits are each a FILE:LINE problem; the other games
+    of the file are still read."""
+    long = parse_match(MAT.replace(" 3 point match", " 99999999999999999999 point match"), "l.mat")
+    assert long.problems == ["l.mat:2: a 99999999999999999999-point match: matches of at most "
+                             "64 points are read (gnubg's limit)"]
+    assert not long.games
+    game2 = "\n Game 2\n Alice Smith : 0   Bob van der Berg : 2\n  1) 31: 8/5 6/5   Drops\n"
+    over = MAT.replace("Alice Smith : 0    ", "Alice Smith : 3    ") + "   Wins 2 points\n" + game2
+    match = parse_match(over, "s.mat")
+    assert match.problems[0] == "s.mat:4: the score 3-0 leaves nothing to play for in a 3-point match"
+    assert not match.games[0].decisions and match.games[1].decisions  # the next game is read
+    session = parse_match(MAT.replace(" 3 point match", " 0 point match")
+                          .replace("Alice Smith : 0", "Alice Smith : 40000"), "m.mat")
+    assert session.problems[0] == ("m.mat:4: the score 40000-0 is beyond 32767, the most a "
+                                   "Match ID holds")
+    path = tmp_path / "long.sgf"
+    path.write_text((FIXTURES / "match5.sgf").read_text().replace("length:5", "length:65", 1))
+    assert read_match(path).problems[0].startswith(f"{path}:1: a 65-point match")
+
+
+def test_a_match_longer_than_the_match_equity_table_is_refused_by_analyse(tmp_path, capsys):
+    """bgcli reads up to 64 points; the analysis needs the MET, which reaches 25 points: the
+    longer match is one error line, and the other files are analysed."""
+    long = tmp_path / "long.mat"
+    long.write_text(MAT.replace(" 3 point match", " 30 point match"))
+    code, out, err = run(capsys, "analyse", str(long), str(FIXTURES / "match1.mat"),
+                         "--plies", "0", "-f", "csv")
+    assert code == 1
+    assert (f"bgcli: error: {long}: a 30-point match: the match equity table (Kazaross XG2 25 "
+            "point MET) reaches matches of at most 25 points") in err
+    assert out.count("\n") == 3  # the header and match1's two players
+    assert "Traceback" not in err

@@ -73,6 +73,10 @@ def _check_output(output: Optional[Path], fmt: Optional[FileFormat]) -> Optional
     return kind
 
 
+def _rows(count: int) -> str:
+    return f"{count} row{'' if count == 1 else 's'}"
+
+
 def _write(rows: list[dict], columns, output: Optional[Path], kind: Optional[str],
            fmt: OutputFormat, table_columns: list[str]) -> None:
     from ..matchfile.rows import write_rows
@@ -81,7 +85,7 @@ def _write(rows: list[dict], columns, output: Optional[Path], kind: Optional[str
         emit(rows, fmt, columns=table_columns)
         return
     count = write_rows(rows, columns, kind, path=output)
-    typer.echo(f"bgcli: {count} rows written to {output}", err=True)
+    typer.echo(f"bgcli: {_rows(count)} written to {output}", err=True)
 
 
 @app.command("import")
@@ -225,7 +229,7 @@ class _Sink:
         if self.file is not None:
             self.file.close()
             self.file = None
-            typer.echo(f"bgcli: {self.count} rows written to {self.output}", err=True)
+            typer.echo(f"bgcli: {_rows(self.count)} written to {self.output}", err=True)
         elif self.rows:
             several = len({row["file"] for row in self.rows}) > 1
             emit(self.rows, self.fmt, columns=(["file"] if several else []) + self.table)
@@ -249,7 +253,11 @@ def _here(pending, plies, by_decision, sink) -> int:
             def step(k, n, base=done, name=match.path):
                 progress.update(base + k, name,
                                 f"bgcli analyse: {base + k}/{total} decisions ({name})")
-            sink.add(analysis_rows(match, plies, by_decision, progress=step))
+            try:
+                sink.add(analysis_rows(match, plies, by_decision, progress=step))
+            except BgcliError as exc:  # this match cannot be analysed: say so, go on
+                progress.message(f"bgcli: error: {exc}")
+                problems += 1
             done += len(match.decisions)
     finally:
         progress.close()

@@ -350,9 +350,21 @@ def _judge_luck(j: Judged, score: _Score, plies: int, policy: str) -> None:
         j.luck_mwc = score.mwc(after) - score.mwc(before)
 
 
+def _check_length(match: Match) -> None:
+    from ..match import MatchError, kazaross_xg2
+
+    table = kazaross_xg2()
+    if match.length > table.length:
+        raise MatchError(f"{match.path}: a {match.length}-point match: the match equity "
+                         f"table ({table.name}) reaches matches of at most {table.length} "
+                         f"points")
+
+
 def judge(match: Match, plies: int = DEFAULT_PLIES, policy: str = "net",
           progress=None) -> list[Judged]:
-    """Every decision of ``match`` judged (``progress(done, total)`` after each)."""
+    """Every decision of ``match`` judged (``progress(done, total)`` after each); a match
+    longer than the match equity table reaches is a ``MatchError``."""
+    _check_length(match)
     decisions = match.decisions
     out = []
     for k, decision in enumerate(decisions):

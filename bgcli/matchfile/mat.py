@@ -127,6 +127,7 @@ def read_mat(text: str, path: str) -> RawMatch:
             found = _LENGTH.match(line)
             if found:
                 length = int(found.group(1))
+                match.length_line = number
                 continue
         found = _GAME.match(line)
         if found:

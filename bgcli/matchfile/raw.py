@@ -41,6 +41,7 @@ class RawMatch:
     format: str  # "mat" or "sgf"
     length: int  # 0: a money session
     names: tuple[str, str]
+    length_line: int = 1  # the line that gives the length
     games: list[RawGame] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # "LINE: what is wrong", file-wide
     jacoby: bool = False  # money sessions: the Jacoby rule, when the file says it is on

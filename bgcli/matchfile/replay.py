@@ -13,6 +13,7 @@ from ..errors import BgcliError
 from ..moves import Play, find_play, legal_plays
 from ..notation.gnubgid import CENTERED, MatchState
 from ..notation.situation import Situation
+from ..notation.xgid import MAX_MATCH_LENGTH
 from ..position import Position
 from .raw import WIN, Action, RawGame, RawMatch
 
@@ -281,12 +282,30 @@ class _GameReplay:
             raise _Fault(last, "the game ends without a result (a truncated file?)")
 
 
+MAX_SESSION_SCORE = (1 << 15) - 1  # a Match ID holds scores of 15 bits
+
+
+def _score_problem(score: tuple[int, int], length: int) -> str | None:
+    """What is wrong with a game's starting score, if anything."""
+    if length and max(score) >= length:
+        return (f"the score {score[0]}-{score[1]} leaves nothing to play for in a "
+                f"{length}-point match")
+    if max(score) > MAX_SESSION_SCORE:
+        return f"the score {score[0]}-{score[1]} is beyond {MAX_SESSION_SCORE}, the most a Match ID holds"
+    return None
+
+
 def replay(raw: RawMatch) -> Match:
     """The games of ``raw`` replayed; problems as ``FILE:LINE: what is wrong``."""
     match = Match(raw.path, raw.format, raw.length, raw.names, jacoby=raw.jacoby)
     match.problems.extend(f"{raw.path}:{p}" for p in raw.problems)
     if not raw.games and not raw.problems:
         match.problems.append(f"{raw.path}:1: no game in this file")
+    if raw.length > MAX_MATCH_LENGTH:
+        match.problems.append(f"{raw.path}:{raw.length_line}: a {raw.length}-point match: "
+                              f"matches of at most {MAX_MATCH_LENGTH} points are read (gnubg's "
+                              f"limit)")
+        return match
     crawford_seen = False
     expected: tuple[int, int] | None = None
     for raw_game in raw.games:
@@ -301,6 +320,9 @@ def replay(raw: RawMatch) -> Match:
         crawford_seen = crawford_seen or one_away
         game_replay = _GameReplay(match, raw_game, bool(crawford))
         try:
+            problem = _score_problem(score, raw.length)
+            if problem:
+                raise _Fault(raw_game.line, problem)
             game_replay.run()
         except _Fault as fault:
             game_replay.game.problem = f"{raw.path}:{fault.line}: {fault}"

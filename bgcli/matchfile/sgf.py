@@ -115,11 +115,15 @@ def _root(game: RawGame, match: RawMatch, props: dict, line: int) -> None:
         key, _, number = value.partition(":")
         info[key] = number
     try:
-        match.length = int(info.get("length", match.length))
+        length = int(info.get("length", match.length))
         game.number = int(info.get("game", len(match.games) - 1)) + 1
         game.score = (int(info.get("ws", 0)), int(info.get("bs", 0)))
     except ValueError:
         raise ValueError(f"{line}: cannot read the match information MI{props.get('MI')}") from None
+    if not match.games[:-1]:  # the first game says the match's length
+        match.length, match.length_line = length, line
+    elif length != match.length:
+        raise ValueError(f"{line}: a {length}-point match in a {match.length}-point match's file")
     names = tuple(_unquoted(props.get(key, [""])[0]) for key in ("PW", "PB"))
     match.names = names if not match.games[:-1] else match.names
     rules = props.get("RU", [""])[0]
