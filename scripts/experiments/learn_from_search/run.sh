@@ -563,7 +563,14 @@ NUMBA_NUM_THREADS=1 bgcli train --data /work/ld/alt8_s51 --data /work/ld/late_s3
     > /dev/null &
 wait
 for f in c t; do python -m scripts.experiments.learn_from_search.last_epoch s28_$f.npz s28_${f}_last.npz; done
-for f in c t; do NUMBA_NUM_THREADS=1 $H s28_${f}_last.npz --seed 1 -o h2h_luck_s28_${f}_last_s1.json > /dev/null & done; wait
+for s in 1 2; do for f in c t; do NUMBA_NUM_THREADS=1 $H s28_${f}_last.npz --seed $s -o h2h_luck_s28_${f}_last_s$s.json \
+    > /dev/null & done; wait; done
 for f in c t; do NUMBA_NUM_THREADS=1 python -m scripts.experiments.head_to_head s28_${f}_last.npz --deals 1 --themed \
     positions/train_backgames.txt --themed-starts 1000 --themed-deals 5 --luck --bearoff --seed 1 \
     -o h2h_luck_s28_${f}_last_backgames.json > /dev/null & done; wait
+# gnubg 0-ply judges each net's moves from the six mixed-play positions (0.9.9's figures are session 27's record)
+for f in s28_t_last s28_c_last; do NUMBA_NUM_THREADS=1 python -m scripts.strength.move_errors $P --games 200 \
+    --weights $f.npz -o move_errors_s28_${f#s28_}.json; done
+# does the net's residual on the rollout labels depend on inputs it lacks? (gnubg's OFF pieces, forced exposure)
+NUMBA_NUM_THREADS=1 python -m scripts.experiments.learn_from_search.late_inputs_probe /work/ld/late_s3 \
+    -o late_inputs_probe_s28.json
