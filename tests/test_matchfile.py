@@ -274,6 +274,12 @@ def test_lengths_and_scores_out_of_range_are_reported_not_raised(tmp_path):
     path = tmp_path / "long.sgf"
     path.write_text((FIXTURES / "match5.sgf").read_text().replace("length:5", "length:65", 1))
     assert read_match(path).problems[0].startswith(f"{path}:1: a 65-point match")
+    text = (FIXTURES / "match5.sgf").read_text()
+    second = text.index("length:5", text.index("length:5") + 1)
+    path.write_text(text[:second] + "length:7" + text[second + len("length:5"):])
+    mixed = read_match(path)
+    assert [p.split(": ", 1)[1] for p in mixed.problems] == ["a 7-point match in a 5-point match's file"]
+    assert mixed.games[0].decisions and not mixed.games[1].decisions
 
 
 def test_a_match_longer_than_the_match_equity_table_is_refused_by_analyse(tmp_path, capsys):
