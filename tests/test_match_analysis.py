@@ -246,6 +246,15 @@ def test_import_parquet_reads_back(tmp_path, capsys):
     assert len(frame) == len(read_match(FIXTURES / "money.sgf").decisions)
 
 
+def test_output_format_errors_name_the_option_import_has(tmp_path, capsys):
+    """import and analyse take the file's format from --file-format (--format is stdout's)."""
+    code, _, err = run(capsys, "import", str(FIXTURES / "match1.mat"), "-o", str(tmp_path / "d.xlsx"))
+    assert code == 2 and "name it .csv, .jsonl or .parquet, or give --file-format" in err
+    code, _, err = run(capsys, "import", str(FIXTURES / "match1.mat"), "-o", str(tmp_path / "d.csv"),
+                       "--file-format", "parquet")
+    assert code == 2 and "names a csv file and --file-format says parquet" in err
+
+
 def test_a_faulty_file_is_reported_by_line_and_exits_1(tmp_path, capsys):
     text = (FIXTURES / "match3.mat").read_text().replace("24/20 20/15", "24/20 20/14", 1)
     bad = tmp_path / "bad.mat"

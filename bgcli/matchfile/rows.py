@@ -59,11 +59,11 @@ def output_format(path: Path | None, given: str | None) -> str:
 
     implied = format_for(path) if path is not None else None
     if given and implied and given != implied:
-        raise OutputError(f"{str(path)!r} names a {implied} file and --format says {given}")
+        raise OutputError(f"{str(path)!r} names a {implied} file and --file-format says {given}")
     fmt = given or implied or ("csv" if path is None else None)
     if fmt is None:
         raise OutputError(f"cannot tell the format from {str(path)!r}: name it .csv, .jsonl or "
-                          f".parquet, or give --format")
+                          f".parquet, or give --file-format")
     if fmt == "parquet" and path is None:
         raise OutputError("Parquet cannot be written to standard output: give -o FILE.parquet")
     return fmt
