@@ -574,3 +574,6 @@ for f in s28_t_last s28_c_last; do NUMBA_NUM_THREADS=1 python -m scripts.strengt
 # does the net's residual on the rollout labels depend on inputs it lacks? (gnubg's OFF pieces, forced exposure)
 NUMBA_NUM_THREADS=1 python -m scripts.experiments.learn_from_search.late_inputs_probe /work/ld/late_s3 \
     -o late_inputs_probe_s28.json
+# do the rollout labels depend on the rollout's play? 0-ply against 1-ply play, the same dice, two slices side by side
+for s in 0 10000; do NUMBA_NUM_THREADS=1 python -m scripts.experiments.learn_from_search.lookahead_labels /work/ld/late_s3 \
+    --start $s --minutes 15 -o lookahead_labels_s28_$s.json & done; wait   # committed as _a.json and _b.json
