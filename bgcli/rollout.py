@@ -332,8 +332,9 @@ def check_match_score(score: MatchScore, cube_owner: str) -> None:
     length = kazaross_xg2().length
     for away in (score.away_me, score.away_them):
         if not 1 <= away <= length:
-            raise MatchError(f"cubeful match rollouts need both sides 1..{length} away, "
-                             f"not {score.away_me}-away {score.away_them}-away")
+            raise MatchError(f"cubeful match rollouts need both sides 1 to {length} away (the "
+                             f"match equity table reaches {length}), not {score.away_me}-away "
+                             f"and {score.away_them}-away")
     if score.crawford and 1 not in (score.away_me, score.away_them):
         raise MatchError("the Crawford game needs a side 1-away")
     if score.crawford and (score.cube_value != 1 or cube_owner != "centred"):
