@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 
 from ..errors import BgcliError
 from ..moves import Play, find_play, legal_plays
-from ..notation.gnubgid import CENTERED, MatchState
+from ..notation.gnubgid import CENTERED, MAX_15_BITS, MatchState
 from ..notation.situation import Situation
 from ..notation.xgid import MAX_MATCH_LENGTH
 from ..position import Position
@@ -282,16 +282,13 @@ class _GameReplay:
             raise _Fault(last, "the game ends without a result (a truncated file?)")
 
 
-MAX_SESSION_SCORE = (1 << 15) - 1  # a Match ID holds scores of 15 bits
-
-
 def _score_problem(score: tuple[int, int], length: int) -> str | None:
     """What is wrong with a game's starting score, if anything."""
     if length and max(score) >= length:
         return (f"the score {score[0]}-{score[1]} leaves nothing to play for in a "
                 f"{length}-point match")
-    if max(score) > MAX_SESSION_SCORE:
-        return f"the score {score[0]}-{score[1]} is beyond {MAX_SESSION_SCORE}, the most a Match ID holds"
+    if max(score) > MAX_15_BITS:
+        return f"the score {score[0]}-{score[1]} is beyond {MAX_15_BITS}, the most a Match ID holds"
     return None
 
 

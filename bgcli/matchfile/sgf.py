@@ -120,12 +120,11 @@ def _root(game: RawGame, match: RawMatch, props: dict, line: int) -> None:
         game.score = (int(info.get("ws", 0)), int(info.get("bs", 0)))
     except ValueError:
         raise ValueError(f"{line}: cannot read the match information MI{props.get('MI')}") from None
-    if not match.games[:-1]:  # the first game says the match's length
+    if not match.games[:-1]:  # the first game gives the match's length and players
         match.length, match.length_line = length, line
+        match.names = tuple(_unquoted(props.get(key, [""])[0]) for key in ("PW", "PB"))
     elif length != match.length:
         raise ValueError(f"{line}: a {length}-point match in a {match.length}-point match's file")
-    names = tuple(_unquoted(props.get(key, [""])[0]) for key in ("PW", "PB"))
-    match.names = names if not match.games[:-1] else match.names
     rules = props.get("RU", [""])[0]
     game.crawford = "CrawfordGame" in rules
     match.jacoby = match.jacoby or "Jacoby" in rules

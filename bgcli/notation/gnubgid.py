@@ -58,7 +58,7 @@ class GameState(enum.IntEnum):
 
 
 CENTERED = 3  # cube owner value meaning "centred"
-_MAX_15_BITS = (1 << 15) - 1  # match length and scores are 15-bit fields
+MAX_15_BITS = (1 << 15) - 1  # match length and scores are 15-bit fields
 
 _FIELDS = (  # name, first bit, width
     ("cube_log2", 0, 4),
@@ -125,8 +125,8 @@ class MatchState:
             problems.append(f"cube value {self.cube_value} is above 32768")
         for name, value in (("match length", self.match_length), ("score", self.score[0]),
                             ("score", self.score[1])):
-            if not 0 <= value <= _MAX_15_BITS:
-                problems.append(f"{name} {value} is not 0..{_MAX_15_BITS}")
+            if not 0 <= value <= MAX_15_BITS:
+                problems.append(f"{name} {value} is not 0..{MAX_15_BITS}")
         if self.cube_owner not in (0, 1, CENTERED):
             problems.append(f"cube owner {self.cube_owner} is not 0, 1 or centred")
         d1, d2 = self.dice
