@@ -402,9 +402,10 @@ def data_summary(folder: str | Path) -> dict:
 # ----------------------------------------------------------------------------- training
 
 
-#: The choices of ``FitSettings.nets``: the positions each trains on (the other net's weights
-#: are left as they start; its positions still count in the held-out error, unchanged).
-NETS = ("both", "contact", "race")
+#: The choices of ``FitSettings.nets``: the positions each trains on (the other nets' weights
+#: are left as they start; their positions still count in the held-out error, unchanged).
+#: "both" trains every net the weights hold (the late contact net too, if they have one).
+NETS = ("both", "contact", "race", "late")
 
 
 @dataclass(frozen=True)
@@ -416,7 +417,7 @@ class FitSettings:
     seed: int = 1
     minutes: float | None = None
     checkpoint: str | None = None
-    nets: str = "both"  # which of the two nets learn: "contact", "race" or "both"
+    nets: str = "both"  # which nets learn: "contact", "race", "late" or "both" (all)
     pair_weight: float = 0.0  # weight of a roll's plays' equity differences (kernel doc)
     # weight of the held-out differences' error in what early stopping minimises
     stop_weight: float = 1.0
@@ -424,6 +425,8 @@ class FitSettings:
     misrank_weight: float = 0.0
     # give one-layer starting weights the contact net's second hidden layer (kernels.net)
     second_layer: bool = False
+    # give starting weights without one a late contact net, a copy of their contact net
+    late_net: bool = False
 
     def problems(self) -> list[str]:
         out = []
@@ -443,6 +446,8 @@ class FitSettings:
             out.append(f"stop-weight must be in [0, 100], not {self.stop_weight}")
         if not 0.0 <= self.misrank_weight <= 100.0:
             out.append(f"misrank-weight must be in [0, 100], not {self.misrank_weight}")
+        if self.late_net and self.second_layer:
+            out.append("a late contact net and a second layer cannot be added in one run")
         if self.pair_weight == 0.0 and (self.misrank_weight != 0.0 or self.stop_weight != 1.0):
             out.append("stop-weight and misrank-weight weigh the pair term: give pair-weight too")
         return out
@@ -494,15 +499,18 @@ class TrainingData:
     def train_index(self) -> np.ndarray:
         return np.flatnonzero(~self.held)
 
-    def trained_by(self, nets: str) -> np.ndarray:
-        """The training positions that ``nets`` (one of ``NETS``) learns from."""
-        from .kernels.supervised import contact_flags
+    def trained_by(self, nets: str, params: np.ndarray) -> np.ndarray:
+        """The training positions that ``nets`` (one of ``NETS``) of the weights ``params``
+        learns from."""
+        from .kernels.net import CONTACT, LATE, RACE
+        from .kernels.supervised import net_slots
 
         if nets == "both":
             return self.train_index
-        contact = np.zeros(self.boards.shape[0], dtype=np.bool_)
-        contact_flags(self.boards, contact)
-        return np.flatnonzero(~self.held & (contact if nets == "contact" else ~contact))
+        slots = np.zeros(self.boards.shape[0], dtype=np.int64)
+        net_slots(self.boards, np.asarray(params, dtype=np.float64), slots)
+        wanted = {"contact": CONTACT, "race": RACE, "late": LATE}[nets]
+        return np.flatnonzero(~self.held & (slots == wanted))
 
     @property
     def held_index(self) -> np.ndarray:
@@ -602,7 +610,7 @@ def fit(folders, settings: FitSettings, start: str | Path | None = None,
     folders' summaries and the settings used (a resumed run's: its checkpoint's). ``start``:
     the starting weights (None: those the net plays with); ``resume``: a checkpoint of an
     earlier run on the same data (its rate, batch, equity weight and seed are kept)."""
-    from .kernels.net import with_second_layer
+    from .kernels.net import has_late_net, with_late_net, with_second_layer
     from .kernels.supervised import adam_epoch
     from .net import read_weights, second_layer_units, weights_path
 
@@ -616,8 +624,13 @@ def fit(folders, settings: FitSettings, start: str | Path | None = None,
         params, start_record = read_weights(start if start is not None else weights_path())
         if settings.second_layer and second_layer_units(params) == 0:
             params = with_second_layer(params, settings.seed)  # the same function, at first
+        if settings.late_net and not has_late_net(params):
+            params = with_late_net(params)  # the same function, at first
         state = FitState(params=params.copy(), start_record=start_record)
-    trained = data.trained_by(settings.nets)
+    if settings.nets == "late" and not has_late_net(state.params):
+        raise BgcliError("--nets late: the starting weights have no late contact net "
+                         "(add one with --late-net)")
+    trained = data.trained_by(settings.nets, state.params)
     if trained.size == 0:
         raise BgcliError(f"--nets {settings.nets}: none of the training positions is the "
                          f"{settings.nets} net's")
@@ -741,7 +754,8 @@ def _resumed(path, settings: FitSettings, folders: list[dict]) -> tuple[FitState
                        nets=run.get("nets", "both"), pair_weight=run.get("pair_weight", 0.0),
                        stop_weight=run.get("stop_weight", 1.0),
                        misrank_weight=run.get("misrank_weight", 0.0),
-                       second_layer=run.get("second_layer", False))
+                       second_layer=run.get("second_layer", False),
+                       late_net=run.get("late_net", False))
     start_record = dict(record)
     start_record["history"] = record["history"][:-1]  # this run's entry is made again
     start_record.pop("supervised", None)
@@ -761,6 +775,7 @@ def make_record(state: FitState, settings: FitSettings, folders: list[dict],
     "batch", "equity_weight", "data"}``), and under ``supervised`` what a resumed run
     needs."""
     from . import __version__
+    from .kernels.net import has_late_net
     from .net import net_shape, second_layer_units
 
     start = state.start_record
@@ -774,6 +789,7 @@ def make_record(state: FitState, settings: FitSettings, folders: list[dict],
                 "misrank_weight": settings.misrank_weight, "seed": settings.seed,
                 "nets": settings.nets, "data": folders,
                 "second_layer_units": second_layer_units(state.best_params),
+                "late_net": has_late_net(state.best_params),
                 "held_out": state.checks[state.best_epoch]["held_out"]}
     record = dict(start)
     record.update({"command": command, "bgcli_version": __version__,
@@ -790,7 +806,7 @@ def make_record(state: FitState, settings: FitSettings, folders: list[dict],
                             "misrank_weight": settings.misrank_weight,
                             "seed": settings.seed,
                             "nets": settings.nets, "second_layer": settings.second_layer,
-                            "data": folders,
+                            "late_net": settings.late_net, "data": folders,
                             "wall_s": round(state.wall_s, 1), "checks": state.checks,
                             "start": {k: start[k] for k in ("command", "method",
                                                             "bgcli_version") if k in start}}

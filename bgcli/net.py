@@ -48,12 +48,17 @@ def second_layer_units(params: np.ndarray) -> int | None:
 
 def net_shape(params: np.ndarray) -> str:
     """The nets' shapes in words, for records: e.g. ``contact and race nets, 234-80-5 each``."""
+    from .kernels.net import has_late_net
+
     n_inputs, n_hidden, _ = _shape()
     units = second_layer_units(params)
+    late = has_late_net(params)
     if not units:
-        return f"contact and race nets, {n_inputs}-{n_hidden}-5 each"
+        nets = "contact, race and late contact nets" if late else "contact and race nets"
+        return f"{nets}, {n_inputs}-{n_hidden}-5 each"
     return (f"contact net {n_inputs}-{n_hidden}-{units}-5 (both hidden layers feed the outputs), "
-            f"race net {n_inputs}-{n_hidden}-5")
+            f"race net {n_inputs}-{n_hidden}-5" + (f", late contact net {n_inputs}-{n_hidden}-5"
+                                                   if late else ""))
 
 
 def save_weights(path: str | Path, params: np.ndarray, record: dict,
@@ -63,8 +68,8 @@ def save_weights(path: str | Path, params: np.ndarray, record: dict,
     n_inputs, n_hidden, size = _shape()
     n_hidden2 = second_layer_units(params)
     if n_hidden2 is None:
-        raise ValueError(f"expected {size} weights (or a second layer behind them), got shape "
-                         f"{params.shape}")
+        raise ValueError(f"expected {size} weights (or a second layer or late contact net "
+                         f"behind them), got shape {params.shape}")
     path = Path(path)
     tmp = path.with_name(path.name + ".tmp.npz")
     np.savez(tmp, params=params.astype(np.float64), n_inputs=n_inputs, n_hidden=n_hidden,

@@ -121,13 +121,16 @@ def train(settings: TrainSettings, resume: str | Path | None = None,
     ``resume_alpha`` sets a new learning rate from here on (recorded in ``alpha_changes``)
     and ``resume_explore`` / ``resume_explore_moves`` new exploration shares (recorded in
     the run's ``history`` entry)."""
-    from .kernels.net import init_params
+    from .kernels.net import has_late_net, init_params
 
     problems = settings.problems()
     if problems:
         raise ValueError("; ".join(problems))
     if resume is not None:
         params, record = read_weights(resume)
+        if has_late_net(params):  # TD's eligibility traces know the contact and race nets only
+            raise BgcliError(f"{resume}: self-play training of weights with a late contact net "
+                             "is not supported (train it with --data)")
         state = TrainState(params=params.copy(), games=record["games"],
                            wall_s=record.get("wall_s", 0.0), plies=record.get("plies", 0.0),
                            checks=record.get("checks", []), seed=record["seed"],

@@ -94,7 +94,7 @@ def _steps() -> list[tuple[str, Callable[[], object]]]:
     def supervised():
         import numpy as np
 
-        from .kernels.supervised import adam_epoch, contact_flags, net_outputs
+        from .kernels.supervised import adam_epoch, net_outputs, net_slots
         from .net import load_params
 
         boards = np.ascontiguousarray(np.stack([middle.board] * 2), dtype=np.int8)
@@ -104,7 +104,7 @@ def _steps() -> list[tuple[str, Callable[[], object]]]:
                    np.array([-1, 0]), 1.0, 1.0, np.zeros(size), np.zeros(size),
                    np.zeros(1, np.int64), np.zeros(2))
         net_outputs(load_params(), boards, np.zeros((2, 5)))
-        contact_flags(boards, np.zeros(2, dtype=np.bool_))
+        net_slots(boards, load_params(), np.zeros(2, dtype=np.int64))
 
     return [("move generation", lambda: legal_plays(middle, (3, 1))),
             ("evaluators and bear-off databases", evaluators),

@@ -453,10 +453,10 @@ def test_nets_trains_one_net_and_leaves_the_other_as_it_starts(data_dir, tmp_pat
     data = learn.TrainingData(boards=np.stack([back_board, race_board, back_board, race_board]),
                               targets=np.zeros((4, 5)), source=np.array(["x"] * 4),
                               held=np.array([True, False, False, False]), folders=[])
-    assert list(data.trained_by("contact")) == [2]
-    assert list(data.trained_by("race")) == [1, 3]
-    assert list(data.trained_by("both")) == [1, 2, 3]
     start = load_params()
+    assert list(data.trained_by("contact", start)) == [2]
+    assert list(data.trained_by("race", start)) == [1, 3]
+    assert list(data.trained_by("both", start)) == [1, 2, 3]
     checkpoint = tmp_path / "c.npz"
     state, _, _ = learn.fit([data_dir / "data"], learn.FitSettings(
         epochs=1, rate=3e-3, nets="contact", checkpoint=str(checkpoint)), progress=None)

@@ -84,14 +84,16 @@ def supervised(data: list[Path], epochs: int, rate: float, batch: int, equity_we
                seed: int, minutes: Optional[float], checkpoint: Path, start: Optional[Path],
                resume: Optional[Path], record_json: Optional[Path], nets: str = "both",
                pair_weight: float = 0.0, second_layer: bool = False,
-               stop_weight: float = 1.0, misrank_weight: float = 0.0) -> None:
+               stop_weight: float = 1.0, misrank_weight: float = 0.0,
+               late_net: bool = False) -> None:
     """``bgcli train --data``: the supervised run, its record on stdout."""
     from ..learn import FitSettings, fit, make_record
 
     settings = FitSettings(epochs=epochs, rate=rate, batch=batch, equity_weight=equity_weight,
                            seed=seed, minutes=minutes, checkpoint=str(checkpoint), nets=nets,
                            pair_weight=pair_weight, second_layer=second_layer,
-                           stop_weight=stop_weight, misrank_weight=misrank_weight)
+                           stop_weight=stop_weight, misrank_weight=misrank_weight,
+                           late_net=late_net)
     problems = settings.problems()
     if problems:
         raise typer.BadParameter("; ".join(problems))
@@ -107,7 +109,8 @@ def supervised(data: list[Path], epochs: int, rate: float, batch: int, equity_we
                             + (["--pair-weight", str(pair_weight)] if pair_weight else [])
                             + (["--stop-weight", str(stop_weight)] if stop_weight != 1.0 else [])
                             + (["--misrank-weight", str(misrank_weight)] if misrank_weight else [])
-                            + (["--second-layer"] if second_layer else []))
+                            + (["--second-layer"] if second_layer else [])
+                            + (["--late-net"] if late_net else []))
                          + (["--start", str(start)] if start is not None else [])
                          + (["--minutes", str(minutes)] if minutes is not None else [])
                          + (["--resume", str(resume)] if resume is not None else []))

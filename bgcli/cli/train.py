@@ -36,8 +36,9 @@ def train(
     batch: int = typer.Option(64, "--batch", help="With --data: positions per mini-batch."),
     equity_weight: float = typer.Option(1.0, "--equity-weight", help="With --data: weight of the squared equity error in the loss, beside the squared errors of the five probabilities."),
     start: Optional[Path] = typer.Option(None, "--start", help="With --data: the weights to start from (default: those the net plays with, BGCLI_WEIGHTS or the shipped ones)."),
-    nets: str = typer.Option("both", "--nets", help="With --data: which nets learn: contact, race or both (the other keeps its starting weights, and its positions are not trained on)."),
+    nets: str = typer.Option("both", "--nets", help="With --data: which nets learn: contact, race, late (the late contact net, see --late-net) or both (every net the weights hold); the others keep their starting weights, and their positions are not trained on."),
     second_layer: bool = typer.Option(False, "--second-layer", help="With --data: give the contact net a second hidden layer of 20 units when the starting weights have none; it starts as the same function (its output weights zero) and learns from the data."),
+    late_net: bool = typer.Option(False, "--late-net", help="With --data: give starting weights without one a late contact net (a copy of their contact net, so the same function at first), which then values the contact positions where a side bears off or has every checker home (gnubg values its crashed positions by a net of their own); train it with --nets late."),
     pair_weight: float = typer.Option(0.0, "--pair-weight", help="With --data: weight of the squared error of each of a roll's other plays' equity difference from the play the game made (folders made with train-data --alternatives), beside each position's own loss: teaches the ranking of a roll's plays directly."),
     stop_weight: float = typer.Option(1.0, "--stop-weight", help="With --pair-weight: weight of the held-out plays' differences' error in what early stopping minimises (held-out |equity error| + this × |difference error|); higher keeps later epochs of a fit that trades equity error for ranking."),
     misrank_weight: float = typer.Option(0.0, "--misrank-weight", help="With --pair-weight: weigh the pair term (1 + this) times on the pairs the net orders the other way round from their targets, those on which its 0-ply choice goes wrong."),
@@ -64,10 +65,11 @@ def train(
 
         supervised(data, epochs, rate, batch, equity_weight, seed, minutes, checkpoint, start,
                    resume, record_json, nets, pair_weight, second_layer, stop_weight,
-                   misrank_weight)
+                   misrank_weight, late_net)
         return
-    if second_layer:
-        raise typer.BadParameter("--second-layer: for --data (supervised) runs")
+    if second_layer or late_net:
+        option = "--second-layer" if second_layer else "--late-net"
+        raise typer.BadParameter(f"{option}: for --data (supervised) runs")
     from ..train import TrainSettings, make_record
     from ..train import train as run_training
 

@@ -40,7 +40,8 @@ _PIPS_PER_ROLL = 8.1667  # the mean pips of one roll (doubles count four times)
 
 # The bear-off tables ride behind the net's weights in ``params``, announced by a header of
 # TABLES_HEADER_SIZE values right after the weights (see ``with_bearoff_tables``), at
-# ``at = net.weights_end(params)`` (PARAMS_SIZE, or after the contact net's second layer):
+# ``at = net.weights_end(params)`` (PARAMS_SIZE, or after the contact net's second layer and
+# the late contact net, where the weights hold them):
 #
 #   params[at]      TABLES_MARK: the header is there
 #   params[at + 1]  where the two-sided table starts (TWOSIDED_SLOT), 0: absent
@@ -83,7 +84,7 @@ def with_bearoff_tables(weights: np.ndarray, twosided: np.ndarray | None,
                         onesided: np.ndarray | None, prune: np.ndarray | None = None
                         ) -> np.ndarray:
     """Python helper: one ``params`` array, the net's ``weights`` (PARAMS_SIZE values, zeros
-    for the policies without a net, or PARAMS_SIZE + SECOND_SIZE with a second layer), then
+    for the policies without a net, or more with a second layer or a late contact net), then
     the header and whichever of the two bear-off tables (the two-sided table as
     (TWOSIDED_SIZE, TWOSIDED_SIZE) chances, the one-sided
     database as (ONESIDED_SIZE, ONESIDED_ROW) rows) and the pruning net in its kernel layout
@@ -91,7 +92,8 @@ def with_bearoff_tables(weights: np.ndarray, twosided: np.ndarray | None,
     like the weights alone, so that the kernels compile once for both."""
     if second_layer_units(weights) is None:
         raise ValueError(f"expected {PARAMS_SIZE} weights (or {PARAMS_SIZE + SECOND_SIZE} with "
-                         f"a second layer), got shape {weights.shape}")
+                         f"a second layer, and a late contact net behind either), got shape "
+                         f"{weights.shape}")
     if twosided is not None and twosided.shape != (TWOSIDED_SIZE, TWOSIDED_SIZE):
         raise ValueError(f"expected a {TWOSIDED_SIZE}-square two-sided table, got {twosided.shape}")
     if onesided is not None and onesided.shape != (ONESIDED_SIZE, ONESIDED_ROW):

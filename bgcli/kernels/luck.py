@@ -52,8 +52,8 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from .evaluate import (ONESIDED_SLOT, POLICY_NET, PRUNE_SLOT, ROLL_WEIGHTS, ROLLS, both_home,
                        equity, evaluate, swap_sides, table_start)
 from .movegen import generate_plays
-from .net import (B2_AT, BAR, N_HIDDEN, N_SIDE, NET_SIZE, W2_AT, drop_references,
-                  extra_input, is_contact, net_choose_into)
+from .net import (B2_AT, BAR, N_HIDDEN, N_SIDE, W2_AT, drop_references, extra_input,
+                  is_contact, net_choose_into, slot_offset)
 from .search import (MONEY_VALUES, _know, _mover_coefficients, _screen, best_child,
                      keep_best, net_children)
 
@@ -203,7 +203,7 @@ def linearize(weights, level, linear):
     if net < 0:
         return False
     z = choice[5][net]  # the reference's hidden pre-activations
-    offset = net * NET_SIZE
+    offset = slot_offset(weights, net)
     _mover_coefficients(MONEY_VALUES, 0, coefficients)
     for j in range(N_HIDDEN):
         gradient[j] = 0.0

@@ -67,6 +67,13 @@ weights follow the two nets, behind a mark (``SECOND_AT``..): a one-layer net is
 array without them, and a two-layer net with ``U = 0`` is the same function as its
 one-layer part, so a trained net grows the layer without forgetting what it knows.
 
+A third net of the same shape, the *late contact* net, may follow them (after the second
+layer, if any) behind its own mark (``LATE_NET_MARK``, then ``NET_SIZE`` values): with it,
+the contact positions where one side bears off or has every checker home while the other
+still holds a point or a checker back (``bgcli.learn.late_contact``) are valued by it, as
+gnubg values its "crashed" positions by a net of their own. Without it (the shipped nets
+so far) the contact net values them.
+
 Hidden units use a rational sigmoid ``0.5 + 0.5 * z / (1 + |z|)`` (no ``exp``; it
 vectorises); the five outputs use the logistic function.
 """
@@ -90,7 +97,7 @@ B1_AT = W1_SIZE
 W2_AT = B1_AT + N_HIDDEN
 B2_AT = W2_AT + N_OUTPUTS * N_HIDDEN
 NET_SIZE = B2_AT + N_OUTPUTS
-CONTACT, RACE = 0, 1
+CONTACT, RACE, LATE = 0, 1, 2  # the nets' slots
 PARAMS_SIZE = 2 * NET_SIZE
 MAX_NONZERO = N_INPUTS
 
@@ -103,6 +110,7 @@ C_AT = V_AT + N_HIDDEN * N_HIDDEN2  # c
 U_AT = C_AT + N_HIDDEN2  # U, output-major (``U[k, m]`` at ``k * N_HIDDEN2 + m``)
 SECOND_SIZE = U_AT + N_OUTPUTS * N_HIDDEN2 - SECOND_AT
 SECOND_LAYER_MARK = float(3 << 38)  # exact in float32 too; no weight comes near it
+LATE_NET_MARK = float(5 << 38)  # the late contact net follows (see the module docstring)
 #: The room a hidden-layer buffer ``h`` needs: the first layer's units, then the second
 #: layer's units and their pre-activations (used only by a net that has that layer).
 HIDDEN_ROOM = N_HIDDEN + 2 * N_HIDDEN2
@@ -129,9 +137,64 @@ def has_second_layer(params):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _two_nets_end(params):
+    """Where the contact and race nets (and the contact net's second layer) end."""
+    return PARAMS_SIZE + SECOND_SIZE if has_second_layer(params) else PARAMS_SIZE
+
+
+@njit(cache=True, nogil=True, inline="always")
+def late_net_offset(params):
+    """Where the late contact net starts in ``params``, or -1 when it has none."""
+    at = _two_nets_end(params)
+    if params.shape[0] >= at + 1 + NET_SIZE and params[at] == LATE_NET_MARK:
+        return at + 1
+    return -1
+
+
+@njit(cache=True, nogil=True, inline="always")
 def weights_end(params):
     """Where the net's weights end in ``params`` (what follows is not the net's)."""
-    return PARAMS_SIZE + SECOND_SIZE if has_second_layer(params) else PARAMS_SIZE
+    late = late_net_offset(params)
+    return late + NET_SIZE if late >= 0 else _two_nets_end(params)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _late_contact(my_left, your_left, my_rear, your_rear):
+    """Given contact: a side has borne a checker off or has every checker home (its rearmost
+    point below its 7-point), the other side still holding a point or a checker back."""
+    return my_left < 15 or your_left < 15 or my_rear < 6 or your_rear < 6
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _net_slot(my_left, your_left, my_rear, your_rear, late):
+    """The slot of the net that values a position (CONTACT, RACE, LATE) from each side's
+    checkers left and rearmost point; ``late``: ``late_net_offset`` of the weights."""
+    if not _rears_in_contact(my_rear, your_rear):
+        return RACE
+    if late >= 0 and _late_contact(my_left, your_left, my_rear, your_rear):
+        return LATE
+    return CONTACT
+
+
+@njit(cache=True, nogil=True, inline="always")
+def slot_offset(params, slot):
+    """Where the net of ``slot`` (CONTACT, RACE, LATE) starts in ``params``."""
+    if slot == CONTACT:
+        return 0
+    return NET_SIZE if slot == RACE else late_net_offset(params)
+
+
+@njit(cache=True, nogil=True)
+def net_offset(board, me, params):
+    """Where the net that values ``board`` (``me`` on roll) starts in ``params``."""
+    my_rear, your_rear = rears(board, me)
+    my_left = 0
+    your_left = 0
+    for index in range(25):
+        my_left += board[me, index]
+        your_left += board[1 - me, index]
+    late = late_net_offset(params)
+    return slot_offset(params, _net_slot(my_left, your_left, my_rear, your_rear, late))
 
 
 @njit(cache=True, nogil=True)
@@ -717,8 +780,7 @@ def net_probabilities(board, me, params, out):
     h = buf[MAX_NONZERO + N_HIDDEN:MAX_NONZERO + N_HIDDEN + HIDDEN_ROOM]
     y = buf[MAX_NONZERO + N_HIDDEN + HIDDEN_ROOM:]
     n = encode(board, me, idx, val)
-    offset = 0 if is_contact(board, me) else NET_SIZE
-    forward(params, offset, idx, val, n, z, h, y)
+    forward(params, net_offset(board, me, params), idx, val, n, z, h, y)
     make_consistent(board, me, y, out)
 
 
@@ -788,12 +850,27 @@ def init_params(seed: int) -> np.ndarray:
 
 def second_layer_units(params: np.ndarray) -> int | None:
     """Python helper: the contact net's second-layer units that the weights ``params`` hold
-    (0: one-layer nets), or None when they are not weights of these nets at all."""
-    if params.shape == (PARAMS_SIZE,):
-        return 0
-    if params.shape == (PARAMS_SIZE + SECOND_SIZE,) and params[SECOND_AT] == SECOND_LAYER_MARK:
-        return N_HIDDEN2
-    return None
+    (0: one-layer nets), or None when they are not weights of these nets at all (a late
+    contact net may follow either)."""
+    params = np.asarray(params, dtype=np.float64)
+    if params.ndim != 1 or params.shape[0] < PARAMS_SIZE or params.shape[0] != weights_end(params):
+        return None
+    return N_HIDDEN2 if has_second_layer(params) else 0
+
+
+def has_late_net(params: np.ndarray) -> bool:
+    """Python helper: whether the weights ``params`` hold a late contact net."""
+    return bool(late_net_offset(np.asarray(params, dtype=np.float64)) >= 0)
+
+
+def with_late_net(params: np.ndarray) -> np.ndarray:
+    """Weights without a late contact net with one added: a copy of their contact net, so
+    that the nets are the same function until training moves it (of a contact net with a
+    second layer, the one-layer part: not quite the same function)."""
+    params = np.asarray(params, dtype=np.float64)
+    if second_layer_units(params) is None or has_late_net(params):
+        raise ValueError(f"expected weights without a late contact net, got shape {params.shape}")
+    return np.concatenate([params, [LATE_NET_MARK], params[:NET_SIZE]])
 
 
 def with_second_layer(params: np.ndarray, seed: int) -> np.ndarray:
@@ -838,8 +915,10 @@ def fold_linear_extras(params):
     every hidden pre-activation is unchanged (up to rounding), and an incremental update
     need not add those rows."""
     folded = params[:weights_end(params)].copy()  # the second layer, if any, unchanged
-    for net in range(2):
-        o = net * NET_SIZE
+    for slot in (CONTACT, RACE, LATE):
+        o = slot_offset(params, slot)
+        if o < 0:
+            continue  # no late contact net
         for s in range(2):
             for k in LINEAR_EXTRAS:
                 extra = o + extra_input(s, k) * N_HIDDEN
@@ -879,7 +958,7 @@ def net_choose(count, weights, boards, probs, folded):
     passes its float64 ``params``, which change every ply, and ``folded=False``.
 
     The plays of one roll differ in a few points only, so the hidden layer is computed
-    incrementally: the first result of each net (contact, race) is evaluated in full, and
+    incrementally: the first result of each net (contact, race, late) is evaluated in full, and
     every later one from it. The boards are compared point by point, and only the inputs
     of the points that differ (and of the extras that differ: bar, off, features) add
     ``(x - x_ref) * W1`` rows; the full encoding is never built for them."""
@@ -892,9 +971,9 @@ def choice_buffers(weights):
     set has no reference boards (``drop_references``)."""
     real = weights.dtype
     return (np.empty(MAX_NONZERO, dtype=np.int64), np.empty(MAX_NONZERO, dtype=real),
-            np.empty((2, 2, 25), dtype=np.int8), np.empty((2, N_EXTRA), dtype=real),
-            np.empty((2, 2, N_EXTRA), dtype=real), np.empty((2, N_HIDDEN), dtype=real),
-            np.zeros(2, dtype=np.bool_), np.empty(N_HIDDEN, dtype=real),
+            np.empty((3, 2, 25), dtype=np.int8), np.empty((2, N_EXTRA), dtype=real),
+            np.empty((3, 2, N_EXTRA), dtype=real), np.empty((3, N_HIDDEN), dtype=real),
+            np.zeros(3, dtype=np.bool_), np.empty(N_HIDDEN, dtype=real),
             np.empty(HIDDEN_ROOM, dtype=real), np.empty(N_OUTPUTS), np.empty(5))
 
 
@@ -903,8 +982,8 @@ def drop_references(buffers):
     """Forget the reference boards of ``buffers`` (``choice_buffers``): the next choice
     evaluates its first play of each net in full again."""
     have_ref = buffers[6]
-    have_ref[0] = False
-    have_ref[1] = False
+    for slot in range(3):
+        have_ref[slot] = False
 
 
 @njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
@@ -920,6 +999,7 @@ def net_choose_into(count, weights, boards, probs, folded, buffers):
     runs some 20 times a ply in playouts, and the counts of its array views, each an
     atomic instruction, were a quarter of a variance-reduced rollout's time."""
     extras, y, candidate = buffers[3], buffers[9], buffers[10]
+    late = late_net_offset(weights)
     best = -1e9
     choice = 0
     for i in range(count):
@@ -929,7 +1009,7 @@ def net_choose_into(count, weights, boards, probs, folded, buffers):
         if mine[_LEFT] == 0 or theirs[_LEFT] == 0:
             outcome(board, 0, candidate)
         else:
-            net = CONTACT if _rears_in_contact(mine[_REAR], theirs[_REAR]) else RACE
+            net = _net_slot(mine[_LEFT], theirs[_LEFT], mine[_REAR], theirs[_REAR], late)
             score_from_reference(board, weights, net, _NONLINEAR_EXTRAS if folded
                                  else _ALL_EXTRAS, buffers)
             _consistent(mine[_LEFT], theirs[_LEFT], mine[_REAR], theirs[_REAR], y, candidate)
@@ -945,16 +1025,16 @@ def net_choose_into(count, weights, boards, probs, folded, buffers):
 
 @njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def score_from_reference(board, weights, net, live, buffers):
-    """The outputs of net ``net`` (CONTACT, RACE) for ``board`` into ``buffers``' y
+    """The outputs of net ``net`` (CONTACT, RACE, LATE) for ``board`` into ``buffers``' y
     (``choice_buffers``; the board's extras already in its extras): from the hidden layer of
     the slot's reference board and the inputs that differ (``live``: the extras to look
     at), or, with no reference in the slot yet, in full, ``board`` becoming it. Inlined,
     so that the row loops vectorise (``_add_point_changes``)."""
     _, _, board_ref, extras, extras_ref, z_ref, have_ref, z, h, y, _ = buffers
-    offset = net * NET_SIZE
     if not have_ref[net]:
         make_reference(board, weights, net, buffers)
         return
+    offset = slot_offset(weights, net)
     for j in range(N_HIDDEN):
         z[j] = z_ref[net, j]
     _add_point_changes(weights, offset, board, board_ref[net], z)
@@ -969,7 +1049,7 @@ def make_reference(board, weights, net, buffers):
     left in the buffers' y."""
     idx, val, board_ref, extras, extras_ref, z_ref, have_ref, z, h, y, _ = buffers
     n = encode_with(board, 0, extras, idx, val)
-    forward(weights, net * NET_SIZE, idx, val, n, z, h, y)
+    forward(weights, slot_offset(weights, net), idx, val, n, z, h, y)
     for j in range(N_HIDDEN):
         z_ref[net, j] = z[j]
     for side in range(2):

@@ -56,8 +56,8 @@ from .evaluate import (POLICY_NET, PRUNE_SLOT, ROLL_WEIGHTS, ROLLS, TWOSIDED_SLO
                        _bearoff_probabilities, evaluate, heuristic_probabilities, swap_sides,
                        table_start, twosided_win)
 from .movegen import MAX_PLAYS, generate_plays, new_buffers
-from .net import (_ALL_EXTRAS, _LEFT, _NONLINEAR_EXTRAS, _REAR, CONTACT, RACE, _consistent,
-                  _fill_extras, _rears_in_contact, choice_buffers, is_contact, make_reference,
+from .net import (_ALL_EXTRAS, _LEFT, _NONLINEAR_EXTRAS, _REAR, _consistent, _fill_extras,
+                  _net_slot, choice_buffers, is_contact, late_net_offset, make_reference,
                   outcome, score_from_reference)
 from .prune import PRUNE_HIDDEN, prune_reference, prune_values, value_weights
 from .random_play import is_finished
@@ -154,8 +154,9 @@ def net_children(count, boards, params, weights, folded, out, choice, known_net)
     ``known_net`` (>= 0) names a slot of ``choice`` that already holds one (the position
     rolled from, ``_know``). Compiled without reference counting: it allocates nothing."""
     extras, have_ref, y = choice[3], choice[6], choice[9]
-    have_ref[0] = known_net == 0
-    have_ref[1] = known_net == 1
+    for slot in range(3):
+        have_ref[slot] = known_net == slot
+    late = late_net_offset(weights)
     tables = table_start(params, TWOSIDED_SLOT) != 0
     live = _NONLINEAR_EXTRAS if folded else _ALL_EXTRAS
     for i in range(count):
@@ -167,7 +168,7 @@ def net_children(count, boards, params, weights, folded, out, choice, known_net)
         if mine[_LEFT] == 0 or theirs[_LEFT] == 0:
             outcome(board, 0, result)
             continue
-        net = CONTACT if _rears_in_contact(mine[_REAR], theirs[_REAR]) else RACE
+        net = _net_slot(mine[_LEFT], theirs[_LEFT], mine[_REAR], theirs[_REAR], late)
         score_from_reference(board, weights, net, live, choice)
         _consistent(mine[_LEFT], theirs[_LEFT], mine[_REAR], theirs[_REAR], y, result)
 
@@ -196,7 +197,8 @@ def _know(board, prune_at, params, weights, level):
     mine, theirs = _fill_extras(board, 0, extras)  # seen as the results are: row 0 on roll
     known[1] = -1
     if mine[_LEFT] > 0 and theirs[_LEFT] > 0:
-        net = CONTACT if _rears_in_contact(mine[_REAR], theirs[_REAR]) else RACE
+        net = _net_slot(mine[_LEFT], theirs[_LEFT], mine[_REAR], theirs[_REAR],
+                        late_net_offset(weights))
         make_reference(board, weights, net, choice)
         known[1] = net
 

@@ -16,7 +16,8 @@ round from the targets: the pairs on which a 0-ply choice would go wrong. Steps 
 loss did not move the net towards its 2-ply judgement at all (docs/net.md, sessions 10 and
 11).
 
-The contact or race net is picked per position as at evaluation (``net.is_contact``). One
+The contact, race or late contact net is picked per position as at evaluation
+(``net.net_offset``). One
 thread, positions in the order given: the result does not depend on the thread count.
 """
 
@@ -25,8 +26,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .net import (HIDDEN_ROOM, MAX_NONZERO, N_HIDDEN, N_OUTPUTS, NET_SIZE, add_gradient, encode,
-                  forward, is_contact, make_consistent)
+from .net import (CONTACT, HIDDEN_ROOM, LATE, MAX_NONZERO, N_HIDDEN, N_OUTPUTS, NET_SIZE, RACE,
+                  add_gradient, encode, forward, is_contact, make_consistent, net_offset)
 
 EQUITY = np.array([2.0, 1.0, 1.0, -1.0, -1.0])  # d equity / d (W, Wg, Wbg, Lg, Lbg)
 BETA1, BETA2, EPSILON = 0.9, 0.999, 1e-8
@@ -37,7 +38,7 @@ def _forward(params, board, idx, val, z, h, y):
     """Evaluate ``board`` (row 1 on roll) into ``y``; its encoding's length and net offset,
     which the backward pass needs."""
     n = encode(board, 1, idx, val)
-    offset = 0 if is_contact(board, 1) else NET_SIZE
+    offset = net_offset(board, 1, params)
     forward(params, offset, idx, val, n, z, h, y)
     return n, offset
 
@@ -140,13 +141,22 @@ def net_outputs(params, boards, out):
     for i in range(boards.shape[0]):
         board = boards[i]
         n = encode(board, 1, idx, val)
-        offset = 0 if is_contact(board, 1) else NET_SIZE
-        forward(params, offset, idx, val, n, z, h, y)
+        forward(params, net_offset(board, 1, params), idx, val, n, z, h, y)
         make_consistent(board, 1, y, out[i])
 
 
 @njit(cache=True, nogil=True)
+def net_slots(boards, params, out):
+    """``out[i]``: the slot (``net.CONTACT``, ``RACE``, ``LATE``) of the net of ``params``
+    that values ``boards[i]`` (row 1 on roll)."""
+    for i in range(boards.shape[0]):
+        offset = net_offset(boards[i], 1, params)
+        out[i] = CONTACT if offset == 0 else RACE if offset == NET_SIZE else LATE
+
+
+@njit(cache=True, nogil=True)
 def contact_flags(boards, out):
-    """``out[i]``: whether ``boards[i]`` (row 1 on roll) is valued by the contact net."""
+    """``out[i]``: whether ``boards[i]`` (row 1 on roll) is a contact position (valued by the
+    contact net, or by the late contact net where the weights have one)."""
     for i in range(boards.shape[0]):
         out[i] = is_contact(boards[i], 1)

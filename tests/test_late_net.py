@@ -1,0 +1,203 @@
+"""The optional late contact net (bgcli.kernels.net): its layout behind the two nets, the
+positions it values (``learn.late_contact``'s), the incremental chooser and the search with
+it, the weights file, and a supervised run that adds it and trains it alone."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bgcli import learn
+from bgcli.errors import BgcliError
+from bgcli.kernels import net
+from bgcli.kernels.evaluate import TWOSIDED_SLOT, table_start, with_bearoff_tables
+from bgcli.kernels.supervised import net_slots
+from bgcli.net import load_params, net_shape, read_weights, save_weights, second_layer_units
+from bgcli.position import Position
+from test_learn import BACK_GAME
+from test_net import random_game_boards
+
+LATE_CONTACT = "PgAAAGuzgREIAA"  # a checker on the ace point against a side bearing in
+
+
+def late_params(seed=1, noise=0.05):
+    """The shipped weights with a late contact net that is theirs perturbed: another
+    function, near enough to play sensibly."""
+    params = net.with_late_net(load_params())
+    rng = np.random.default_rng(seed)
+    params[-net.NET_SIZE:] += rng.normal(0, noise, net.NET_SIZE)
+    return params
+
+
+def game_boards():
+    """Positions of random games and of the net's games from a back game: races, bear-offs,
+    late contact and the rest."""
+    rng = np.random.default_rng(4)
+    sampled = [position.board for _ in range(2) for position, _, _ in
+               learn.sample_game(Position.from_id(BACK_GAME), rng, 1.0, 200)]
+    return list(random_game_boards(4, seed=9)) + sampled
+
+
+def test_layout():
+    shipped = load_params()
+    params = net.with_late_net(shipped)
+    assert params.size == net.PARAMS_SIZE + 1 + net.NET_SIZE
+    assert net.late_net_offset(params) == net.PARAMS_SIZE + 1
+    assert net.late_net_offset(shipped) == -1
+    assert net.has_late_net(params) and not net.has_late_net(shipped)
+    assert net.weights_end(params) == params.size
+    assert second_layer_units(params) == 0 and second_layer_units(params[:-1]) is None
+    np.testing.assert_array_equal(params[-net.NET_SIZE:], shipped[:net.NET_SIZE])
+    with pytest.raises(ValueError, match="without a late contact net"):
+        net.with_late_net(params)
+    grown = net.with_late_net(net.with_second_layer(shipped, 3))  # behind the second layer
+    assert net.late_net_offset(grown) == net.PARAMS_SIZE + net.SECOND_SIZE + 1
+    assert second_layer_units(grown) == net.N_HIDDEN2
+    tables = with_bearoff_tables(params, np.full((3003, 3003), 0.25), None)
+    assert table_start(tables, TWOSIDED_SLOT) == params.size + 4
+    assert net.late_net_offset(tables) == net.PARAMS_SIZE + 1
+
+
+def test_a_new_late_net_is_the_same_function():
+    shipped = load_params()
+    params = net.with_late_net(shipped)
+    out, late_out = np.zeros(5), np.zeros(5)
+    for board in game_boards()[::3]:
+        net.net_probabilities(board, 1, shipped, out)
+        net.net_probabilities(board, 1, params, late_out)
+        np.testing.assert_array_equal(out, late_out)
+
+
+def test_the_late_net_values_late_contact_and_nothing_else():
+    """Where ``learn.late_contact`` says so the late net values a position (its outputs move
+    with it), elsewhere the contact or race net as without it; ``net_slots`` agrees."""
+    shipped, params = load_params(), late_params()
+    boards = game_boards()
+    late = np.array([learn.late_contact(Position(board)) for board in boards])
+    assert 30 < late.sum() < len(boards) - 30
+    out, late_out = np.zeros(5), np.zeros(5)
+    for board, is_late in zip(boards, late):
+        if Position(board).is_game_over():
+            continue
+        net.net_probabilities(board, 1, shipped, out)
+        net.net_probabilities(board, 1, params, late_out)
+        assert np.array_equal(out, late_out) != is_late
+    slots = np.full(len(boards), -1, dtype=np.int64)
+    net_slots(np.stack(boards), params, slots)
+    contact = np.array([not Position(board).is_race() for board in boards])
+    np.testing.assert_array_equal(slots == net.LATE, late)
+    np.testing.assert_array_equal(slots == net.CONTACT, contact & ~late)
+    net_slots(np.stack(boards), shipped, slots)
+    assert not (slots == net.LATE).any()
+
+
+def test_the_incremental_chooser_values_plays_as_the_full_pass():
+    """net_choose with float32 folded playout weights: the late net folded too, its slot's
+    reference kept beside the others, each choice's probabilities those of a full pass."""
+    from bgcli.kernels.movegen import generate_plays, new_buffers
+    params = late_params(2)
+    weights = net.playout_weights(params)
+    assert weights.dtype == np.float32 and net.late_net_offset(weights) == net.PARAMS_SIZE + 1
+    plays = new_buffers()
+    probs, full = np.zeros(5), np.zeros(5)
+    rng = np.random.default_rng(2)
+    checked = late_choices = 0
+    for board in game_boards()[::4]:
+        count, _ = generate_plays(board[::-1].copy(), *rng.integers(1, 7, 2), *plays)
+        boards = plays[0]
+        if count < 2:
+            continue
+        choice = net.net_choose(count, weights, boards, probs, True)
+        values = []
+        for i in range(count):
+            net.net_probabilities(boards[i], 0, params, full)
+            values.append(-(2 * full[0] - 1 + full[1] - full[3] + full[2] - full[4]))
+        order = np.argsort(values)[::-1]
+        if values[order[0]] - values[order[1]] < 1e-5:
+            continue  # a near tie: float32 may pick either
+        assert choice == order[0]
+        net.net_probabilities(boards[choice], 0, params, full)
+        np.testing.assert_allclose(probs, full, atol=2e-6)
+        checked += 1
+        late_choices += learn.late_contact(Position(boards[choice][::-1]))
+    assert checked > 30 and late_choices > 5
+
+
+def test_the_search_uses_the_late_net(tmp_path, monkeypatch):
+    """A 1-ply ranking and a rollout with a file holding the late net differ from the
+    shipped weights' in a late contact position, and a copy of the contact net as the late
+    net changes no figure of either (the same function, reached through its own slot)."""
+    from bgcli.decisions import rank_plays
+    from bgcli.rollout import RolloutSettings, rollout
+
+    position = Position.from_id(LATE_CONTACT)
+
+    def figures(path):
+        if path is not None:
+            monkeypatch.setenv("BGCLI_WEIGHTS", str(path))
+        ranked = rank_plays(position, (4, 1), "net", 1)
+        rolled = rollout(position, RolloutSettings(trials=72, seed=5, threads=1))
+        return [(p.play.notation, p.equity) for p in ranked], rolled.means.tolist()
+
+    shipped = figures(None)
+    save_weights(tmp_path / "copy.npz", net.with_late_net(load_params()), {})
+    save_weights(tmp_path / "late.npz", late_params(3, noise=0.2), {})
+    assert figures(tmp_path / "copy.npz") == shipped
+    other = figures(tmp_path / "late.npz")
+    assert other[0] != shipped[0] and other[1] != shipped[1]
+
+
+def test_weights_file_keeps_the_late_net(tmp_path):
+    params = late_params(5)
+    save_weights(tmp_path / "late.npz", params, {"games": 3})
+    again, record = read_weights(tmp_path / "late.npz")
+    np.testing.assert_array_equal(again, params)
+    assert record == {"games": 3}
+    assert net_shape(again) == "contact, race and late contact nets, 234-80-5 each"
+
+
+@pytest.fixture(scope="module")
+def late_folder(tmp_path_factory):
+    """1-ply labels of late contact positions from a back game, with a roll's other plays."""
+    folder = tmp_path_factory.mktemp("late") / "data"
+    backs = folder.parent / "backs.txt"
+    backs.write_text(f"{BACK_GAME}\n")
+    settings, starts = learn.data_settings(5, 1, 12, 0.5, 200, 0.0, [str(backs)],
+                                           alternatives=1, late_contact=True)
+    learn.generate(folder, settings, starts, 24, progress=None)
+    return folder
+
+
+def test_fit_adds_the_late_net_and_trains_it_alone(late_folder, tmp_path):
+    """--late-net --nets late: epoch 0 is the starting function's error, only the late net's
+    weights move, the record says so, and the checkpoint resumes with it."""
+    shipped = load_params()
+    checkpoint = tmp_path / "late.npz"
+    plain, _, _ = learn.fit([late_folder], learn.FitSettings(epochs=1, batch=2, rate=3e-3,
+                                                             nets="contact"), progress=None)
+    state, _, _ = learn.fit([late_folder], learn.FitSettings(
+        epochs=2, batch=2, rate=3e-3, nets="late", late_net=True, checkpoint=str(checkpoint)),
+        progress=None)
+    assert state.checks[0] == plain.checks[0]
+    np.testing.assert_array_equal(state.params[:net.PARAMS_SIZE], shipped)
+    assert state.params[net.PARAMS_SIZE] == net.LATE_NET_MARK
+    assert not np.array_equal(state.params[-net.NET_SIZE:], shipped[:net.NET_SIZE])
+    params, record = read_weights(checkpoint)
+    assert net.has_late_net(params) and record["history"][-1]["late_net"]
+    resumed, _, used = learn.fit([late_folder], learn.FitSettings(epochs=3), resume=checkpoint,
+                                 progress=None)
+    assert used.nets == "late" and used.late_net and net.has_late_net(resumed.params)
+
+
+def test_late_net_options_are_checked(late_folder, tmp_path):
+    with pytest.raises(BgcliError, match="no late contact net"):
+        learn.fit([late_folder], learn.FitSettings(epochs=1, nets="late"), progress=None)
+    both = learn.FitSettings(late_net=True, second_layer=True).problems()
+    assert both == ["a late contact net and a second layer cannot be added in one run"]
+
+
+def test_self_play_refuses_weights_with_a_late_net(tmp_path):
+    from bgcli.train import TrainSettings, train
+    save_weights(tmp_path / "late.npz", late_params(), {"games": 10})
+    with pytest.raises(BgcliError, match="late contact net is not supported"):
+        train(TrainSettings(games=20), resume=tmp_path / "late.npz", progress=None)
