@@ -577,3 +577,61 @@ NUMBA_NUM_THREADS=1 python -m scripts.experiments.learn_from_search.late_inputs_
 # do the rollout labels depend on the rollout's play? 0-ply against 1-ply play, the same dice, two slices side by side
 for s in 0 10000; do NUMBA_NUM_THREADS=1 python -m scripts.experiments.learn_from_search.lookahead_labels /work/ld/late_s3 \
     --start $s --minutes 15 -o lookahead_labels_s28_$s.json & done; wait   # committed as _a.json and _b.json
+
+# Session 29 (docs/net.md, "Session 29"): a late contact net of its own. In /work/ld/s29, w099.npz = 0.9.9's weights.
+F="--pair-weight 5 --misrank-weight 4 --start w099.npz"
+# (1) the contact net fitted to the rollout labels alone (60 and 300 epochs), spliced in as 0.9.9's late contact net
+NUMBA_NUM_THREADS=1 bgcli train --data /work/ld/late_s3 --nets contact $F --epochs 60 -o d60.npz --record s29_fit_d60.json \
+    > /dev/null &
+NUMBA_NUM_THREADS=1 bgcli train --data /work/ld/late_s3 --nets contact $F --epochs 300 -o d300.npz \
+    --record s29_fit_d300.json > /dev/null &
+wait
+for f in d60 d300; do python -m scripts.experiments.learn_from_search.late_splice w099.npz $f.npz -o w099_late_$f.npz; done
+# (2) a late contact net added to 0.9.9 and fitted alone to the 2-ply labels of late contact positions (l2p), and to them
+# and the rollout labels (l2pr), 60 epochs
+F2="--late-net --nets late $F --epochs 60"
+NUMBA_NUM_THREADS=1 bgcli train --data /work/ld/alt8_s51 $F2 -o l2p.npz --record s29_fit_l2p.json > /dev/null &
+NUMBA_NUM_THREADS=1 bgcli train --data /work/ld/alt8_s51 --data /work/ld/late_s3 $F2 -o l2pr.npz --record s29_fit_l2pr.json \
+    > /dev/null &
+wait
+for f in l2p l2pr; do python -m scripts.experiments.learn_from_search.last_epoch $f.npz ${f}_last.npz; done
+# each against 0.9.9, luck-adjusted: from the opening (10,000 deals a seed) and from 1,000 back-game starts x 5 deals
+for f in d60 d300; do NUMBA_NUM_THREADS=1 $H w099_late_$f.npz --seed 1 -o h2h_luck_s29_${f}_s1.json > /dev/null; done
+for f in l2p_last l2pr_last; do NUMBA_NUM_THREADS=1 $H $f.npz --seed 1 -o h2h_luck_s29_${f}_s1.json > /dev/null
+NUMBA_NUM_THREADS=1 python -m scripts.experiments.head_to_head $f.npz --deals 1 --themed positions/train_backgames.txt \
+    --themed-starts 1000 --themed-deals 5 --luck --bearoff --seed 1 -o h2h_luck_s29_${f}_backgames.json > /dev/null; done
+# (3) more 2-ply labels of late contact positions (0.9.9's), two seeds side by side for 40 minutes
+for s in 61 62; do
+NUMBA_NUM_THREADS=1 bgcli train-data /work/ld/late2p_s$s --count 800000 --late-contact --plies 2 --from positions/train_backgames.txt \
+    --from positions/train_anchors.txt --opening-share 0.3 --keep 0.3 --max-plies 200 --chunk 500 --seed $s --alternatives 3 \
+    --minutes 40 > data_s29_late2p_s$s.json &
+done; wait
+# (4) the late contact net fitted to all the 2-ply late contact labels (f1, the ship candidate, committed as
+# s29_f1_last.npz), and to them and the rollout labels (f2), side by side (7 minutes each)
+F3="--late-net --nets late $F --epochs 60 --minutes 25"
+L2="--data /work/ld/alt8_s51 --data /work/ld/late2p_s61 --data /work/ld/late2p_s62"
+NUMBA_NUM_THREADS=1 bgcli train $L2 $F3 -o f1.npz --record s29_fit_f1.json > /dev/null &
+NUMBA_NUM_THREADS=1 bgcli train $L2 --data /work/ld/late_s3 $F3 -o f2.npz --record s29_fit_f2.json > /dev/null &
+wait
+for f in f1 f2; do python -m scripts.experiments.learn_from_search.last_epoch $f.npz ${f}_last.npz; done
+for f in f1_last f2_last; do for s in 1 2; do NUMBA_NUM_THREADS=1 $H $f.npz --seed $s -o h2h_luck_s29_${f}_s$s.json > /dev/null
+done; NUMBA_NUM_THREADS=1 python -m scripts.experiments.head_to_head $f.npz --deals 1 --themed positions/train_backgames.txt \
+    --themed-starts 1000 --themed-deals 5 --luck --bearoff --seed 1 -o h2h_luck_s29_${f}_backgames.json > /dev/null; done
+python -m scripts.experiments.learn_from_search.late_fit_errors w099.npz w099_late_d60.npz w099_late_d300.npz l2p_last.npz \
+    l2pr_last.npz f1_last.npz f2_last.npz --late /work/ld/late_s3 --search /work/ld/alt8_s51 -o late_fit_errors_s29.json
+# f1's item 4a on the dice of 0.9.9's records, paired with 0.9.9 deal by deal; issue 19's fixtures; gnubg's judgement
+V="python -m scripts.strength.vs_gnubg --weights f1_last.npz"
+$V --deals 1200 --seed 1 -o vs_gnubg_s29_f1_last_s1.json; $V --deals 1200 --seed 2 -o vs_gnubg_s29_f1_last_s2.json
+$V --deals 1300 --seed 3 -o vs_gnubg_s29_f1_last_s3.json; $V --deals 1300 --seed 4 -o vs_gnubg_s29_f1_last_s4.json
+for s in 1 2 3 4; do python -m scripts.experiments.learn_from_search.paired vs_gnubg_s29_f1_last_s$s.json vs_gnubg_s26_m4_last_s$s.json; done
+BGCLI_WEIGHTS=f1_last.npz python -m scripts.checks.matches_vs_gnubg -o matches_vs_gnubg_s29_f1.json
+P="5u42AADAzJwBMw wMycATZsu20AAA 4+4tAACwMXMAGw sHEOBzDabQAAAA Y7ttAAAgM54BGw 4HPwATDgc/ABMA"
+NUMBA_NUM_THREADS=1 python -m scripts.strength.move_errors $P --games 200 --weights f1_last.npz -o move_errors_s29_f1_last.json
+# what a late contact net costs in playouts (bench_late_net_s29.json): the commit before it (a worktree of d2ea6e7 in
+# /tmp/base, run with PYTHONPATH=/tmp/base) against this one with the shipped weights and with f1's, interleaved, 4 rounds
+B="--positions 4HPwATDgc/ABMA PgAAAGuzgREIAA --trials-plain 2592 --trials-vr 72 --repeat 3 --gnubg /nonexistent"
+for r in 1 2 3 4; do
+(cd /tmp/base && PYTHONPATH=/tmp/base NUMBA_NUM_THREADS=1 python -m scripts.bench_rollout $B --json /tmp/qb/base_$r.json)
+NUMBA_NUM_THREADS=1 python -m scripts.bench_rollout $B --json /tmp/qb/new_$r.json
+BGCLI_WEIGHTS=f1_last.npz NUMBA_NUM_THREADS=1 python -m scripts.bench_rollout $B --json /tmp/qb/late_$r.json
+done
