@@ -20,10 +20,15 @@ from test_net import random_game_boards
 LATE_CONTACT = "PgAAAGuzgREIAA"  # a checker on the ace point against a side bearing in
 
 
+def two_nets():
+    """The shipped contact and race nets (without a late contact net, if they hold one)."""
+    return load_params()[:net.PARAMS_SIZE].copy()
+
+
 def late_params(seed=1, noise=0.05):
-    """The shipped weights with a late contact net that is theirs perturbed: another
-    function, near enough to play sensibly."""
-    params = net.with_late_net(load_params())
+    """The shipped contact and race nets with a late contact net that is their contact net
+    perturbed: another function, near enough to play sensibly."""
+    params = net.with_late_net(two_nets())
     rng = np.random.default_rng(seed)
     params[-net.NET_SIZE:] += rng.normal(0, noise, net.NET_SIZE)
     return params
@@ -39,7 +44,7 @@ def game_boards():
 
 
 def test_layout():
-    shipped = load_params()
+    shipped = two_nets()
     params = net.with_late_net(shipped)
     assert params.size == net.PARAMS_SIZE + 1 + net.NET_SIZE
     assert net.late_net_offset(params) == net.PARAMS_SIZE + 1
@@ -59,7 +64,7 @@ def test_layout():
 
 
 def test_a_new_late_net_is_the_same_function():
-    shipped = load_params()
+    shipped = two_nets()
     params = net.with_late_net(shipped)
     out, late_out = np.zeros(5), np.zeros(5)
     for board in game_boards()[::3]:
@@ -71,7 +76,7 @@ def test_a_new_late_net_is_the_same_function():
 def test_the_late_net_values_late_contact_and_nothing_else():
     """Where ``learn.late_contact`` says so the late net values a position (its outputs move
     with it), elsewhere the contact or race net as without it; ``net_slots`` agrees."""
-    shipped, params = load_params(), late_params()
+    shipped, params = two_nets(), late_params()
     boards = game_boards()
     late = np.array([learn.late_contact(Position(board)) for board in boards])
     assert 30 < late.sum() < len(boards) - 30
@@ -124,8 +129,8 @@ def test_the_incremental_chooser_values_plays_as_the_full_pass():
 
 
 def test_the_search_uses_the_late_net(tmp_path, monkeypatch):
-    """A 1-ply ranking and a rollout with a file holding the late net differ from the
-    shipped weights' in a late contact position, and a copy of the contact net as the late
+    """A 1-ply ranking and a rollout with a file holding a late net differ from those of
+    the two nets alone in a late contact position, and a copy of the contact net as the late
     net changes no figure of either (the same function, reached through its own slot)."""
     from bgcli.decisions import rank_plays
     from bgcli.rollout import RolloutSettings, rollout
@@ -133,18 +138,18 @@ def test_the_search_uses_the_late_net(tmp_path, monkeypatch):
     position = Position.from_id(LATE_CONTACT)
 
     def figures(path):
-        if path is not None:
-            monkeypatch.setenv("BGCLI_WEIGHTS", str(path))
+        monkeypatch.setenv("BGCLI_WEIGHTS", str(path))
         ranked = rank_plays(position, (4, 1), "net", 1)
         rolled = rollout(position, RolloutSettings(trials=72, seed=5, threads=1))
         return [(p.play.notation, p.equity) for p in ranked], rolled.means.tolist()
 
-    shipped = figures(None)
-    save_weights(tmp_path / "copy.npz", net.with_late_net(load_params()), {})
+    save_weights(tmp_path / "two.npz", two_nets(), {})
+    save_weights(tmp_path / "copy.npz", net.with_late_net(two_nets()), {})
     save_weights(tmp_path / "late.npz", late_params(3, noise=0.2), {})
-    assert figures(tmp_path / "copy.npz") == shipped
+    two = figures(tmp_path / "two.npz")
+    assert figures(tmp_path / "copy.npz") == two
     other = figures(tmp_path / "late.npz")
-    assert other[0] != shipped[0] and other[1] != shipped[1]
+    assert other[0] != two[0] and other[1] != two[1]
 
 
 def test_weights_file_keeps_the_late_net(tmp_path):
@@ -154,6 +159,13 @@ def test_weights_file_keeps_the_late_net(tmp_path):
     np.testing.assert_array_equal(again, params)
     assert record == {"games": 3}
     assert net_shape(again) == "contact, race and late contact nets, 234-80-5 each"
+
+
+@pytest.fixture(scope="module")
+def two_nets_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("weights") / "two.npz"
+    save_weights(path, two_nets(), {"games": 1})
+    return path
 
 
 @pytest.fixture(scope="module")
@@ -168,16 +180,17 @@ def late_folder(tmp_path_factory):
     return folder
 
 
-def test_fit_adds_the_late_net_and_trains_it_alone(late_folder, tmp_path):
+def test_fit_adds_the_late_net_and_trains_it_alone(late_folder, two_nets_file, tmp_path):
     """--late-net --nets late: epoch 0 is the starting function's error, only the late net's
     weights move, the record says so, and the checkpoint resumes with it."""
-    shipped = load_params()
+    shipped = two_nets()
     checkpoint = tmp_path / "late.npz"
     plain, _, _ = learn.fit([late_folder], learn.FitSettings(epochs=1, batch=2, rate=3e-3,
-                                                             nets="contact"), progress=None)
+                                                             nets="contact"),
+                            start=two_nets_file, progress=None)
     state, _, _ = learn.fit([late_folder], learn.FitSettings(
         epochs=2, batch=2, rate=3e-3, nets="late", late_net=True, checkpoint=str(checkpoint)),
-        progress=None)
+        start=two_nets_file, progress=None)
     assert state.checks[0] == plain.checks[0]
     np.testing.assert_array_equal(state.params[:net.PARAMS_SIZE], shipped)
     assert state.params[net.PARAMS_SIZE] == net.LATE_NET_MARK
@@ -189,9 +202,10 @@ def test_fit_adds_the_late_net_and_trains_it_alone(late_folder, tmp_path):
     assert used.nets == "late" and used.late_net and net.has_late_net(resumed.params)
 
 
-def test_late_net_options_are_checked(late_folder, tmp_path):
+def test_late_net_options_are_checked(late_folder, two_nets_file):
     with pytest.raises(BgcliError, match="no late contact net"):
-        learn.fit([late_folder], learn.FitSettings(epochs=1, nets="late"), progress=None)
+        learn.fit([late_folder], learn.FitSettings(epochs=1, nets="late"), start=two_nets_file,
+                  progress=None)
     both = learn.FitSettings(late_net=True, second_layer=True).problems()
     assert both == ["a late contact net and a second layer cannot be added in one run"]
 

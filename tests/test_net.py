@@ -322,7 +322,7 @@ def test_incremental_float32_choice_is_the_float64_evaluation():
     from bgcli.net import load_params
     params = load_params(None)
     weights = net.playout_weights(params)
-    assert weights.dtype == np.float32 and weights.size == net.PARAMS_SIZE
+    assert weights.dtype == np.float32 and weights.size == net.weights_end(params)
     buffers = new_buffers()
     chosen, probs, full = np.zeros(5), np.zeros(5), np.zeros(5)
     plies = races = 0
@@ -653,11 +653,11 @@ def test_weights_round_trip(tmp_path):
 
 
 def test_shipped_weights_load_and_have_a_record():
-    from bgcli.net import DEFAULT_WEIGHTS, load_params, weights_record
+    from bgcli.net import DEFAULT_WEIGHTS, load_params, second_layer_units, weights_record
 
     assert DEFAULT_WEIGHTS.stat().st_size < 2_000_000
     params = load_params()
-    assert params.shape == (net.PARAMS_SIZE,) and np.all(np.isfinite(params))
+    assert second_layer_units(params) is not None and np.all(np.isfinite(params))
     record = weights_record()
     assert record["games"] > 0 and "seed" in record and record["checks"]
     beside = json.loads(DEFAULT_WEIGHTS.with_suffix(".json").read_text())

@@ -56,6 +56,11 @@ def test_layout():
     assert second_layer_units(params[:-1]) is None
     with pytest.raises(ValueError, match="one-layer weights"):
         net.with_second_layer(params, 1)
+    late = net.with_late_net(net.init_params(1))  # a late contact net stays behind the layer
+    grown = net.with_second_layer(late, 1)
+    assert second_layer_units(grown) == H2 and net.has_late_net(grown)
+    np.testing.assert_array_equal(grown[:net.SECOND_AT], late[:net.PARAMS_SIZE])
+    np.testing.assert_array_equal(grown[net.late_net_offset(grown) - 1:], late[net.PARAMS_SIZE:])
 
 
 @pytest.mark.parametrize("offset", [0, net.NET_SIZE])
@@ -73,7 +78,7 @@ def test_forward_matches_numpy_reference(offset):
 def test_a_new_second_layer_is_the_same_function():
     """U = 0: every output is bit for bit the one-layer net's, so growing the layer on a
     trained net loses nothing."""
-    params = load_params()
+    params = load_params()[:net.PARAMS_SIZE]  # the contact and race nets
     grown = net.with_second_layer(params, 5)
     out, grown_out = np.zeros(5), np.zeros(5)
     for board in random_game_boards(3, seed=8)[::4]:
@@ -147,7 +152,7 @@ def test_the_incremental_chooser_values_plays_as_the_full_pass():
 
 def test_bearoff_tables_ride_behind_the_second_layer():
     code, one_layer = policy_code("net", bearoff=True)
-    weights = net.with_second_layer(load_params(), 2)
+    weights = net.with_second_layer(load_params()[:net.PARAMS_SIZE], 2)
     both = with_bearoff_tables(weights, np.full((3003, 3003), 0.25), None)
     assert table_start(both, TWOSIDED_SLOT) == weights.size + 4
     assert table_start(both, ONESIDED_SLOT) == 0

@@ -874,16 +874,18 @@ def with_late_net(params: np.ndarray) -> np.ndarray:
 
 
 def with_second_layer(params: np.ndarray, seed: int) -> np.ndarray:
-    """One-layer weights (``PARAMS_SIZE`` values) with the contact net's second hidden layer
-    added: V small and seeded, c and U zero, so that the net is the same function until
-    training moves U."""
-    if params.shape != (PARAMS_SIZE,):
-        raise ValueError(f"expected {PARAMS_SIZE} one-layer weights, got shape {params.shape}")
+    """One-layer weights (``PARAMS_SIZE`` values, maybe a late contact net behind them) with
+    the contact net's second hidden layer added after the two nets: V small and seeded, c
+    and U zero, so that the net is the same function until training moves U."""
+    params = np.asarray(params, dtype=np.float64)
+    if second_layer_units(params) != 0:
+        raise ValueError(f"expected {PARAMS_SIZE} one-layer weights (and maybe a late contact "
+                         f"net), got shape {params.shape}")
     second = np.zeros(SECOND_SIZE)
     second[0] = SECOND_LAYER_MARK
     second[V_AT - SECOND_AT:C_AT - SECOND_AT] = np.random.default_rng(seed).uniform(
         -0.3, 0.3, N_HIDDEN * N_HIDDEN2)
-    return np.concatenate([np.asarray(params, dtype=np.float64), second])
+    return np.concatenate([params[:PARAMS_SIZE], second, params[PARAMS_SIZE:]])
 
 
 #: Extras that are linear functions of the point and bar inputs (plus a constant).
