@@ -17,8 +17,8 @@ loss did not move the net towards its 2-ply judgement at all (docs/net.md, sessi
 11).
 
 The contact, race or late contact net is picked per position as at evaluation
-(``net.net_offset``). One
-thread, positions in the order given: the result does not depend on the thread count.
+(``net.net_offset``). One thread, positions in the order given: the result does not depend
+on the thread count.
 """
 
 from __future__ import annotations
