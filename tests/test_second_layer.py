@@ -157,7 +157,7 @@ def test_bearoff_tables_ride_behind_the_second_layer():
     assert table_start(both, TWOSIDED_SLOT) == weights.size + 4
     assert table_start(both, ONESIDED_SLOT) == 0
     assert table_start(weights, TWOSIDED_SLOT) == 0
-    assert table_start(one_layer, TWOSIDED_SLOT) == net.PARAMS_SIZE + 4
+    assert table_start(one_layer, TWOSIDED_SLOT) == load_params().size + 4
     with pytest.raises(ValueError, match="with a second layer"):
         with_bearoff_tables(weights[:-1], None, None)
 
@@ -194,7 +194,8 @@ def test_fit_grows_the_layer_and_learns_it(tmp_path):
         progress=None)
     assert grown.checks[0] == plain.checks[0]
     assert net.has_second_layer(grown.params)
-    assert grown.params[net.U_AT:].any() and not plain.params[net.PARAMS_SIZE:].size
+    assert grown.params[net.U_AT:net.U_AT + 5 * H2].any()
+    assert second_layer_units(plain.params) == 0
     params, record = read_weights(checkpoint)
     assert record["history"][-1]["second_layer_units"] == H2 == second_layer_units(params)
     resumed, _, used = learn.fit([folder], learn.FitSettings(epochs=3), resume=checkpoint,
