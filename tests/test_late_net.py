@@ -16,6 +16,7 @@ from bgcli.net import load_params, net_shape, read_weights, save_weights, second
 from bgcli.position import Position
 from test_learn import BACK_GAME
 from test_net import random_game_boards
+from test_second_layer import checked_choices
 
 LATE_CONTACT = "PgAAAGuzgREIAA"  # a checker on the ace point against a side bearing in
 
@@ -99,33 +100,13 @@ def test_the_late_net_values_late_contact_and_nothing_else():
 def test_the_incremental_chooser_values_plays_as_the_full_pass():
     """net_choose with float32 folded playout weights: the late net folded too, its slot's
     reference kept beside the others, each choice's probabilities those of a full pass."""
-    from bgcli.kernels.movegen import generate_plays, new_buffers
     params = late_params(2)
     weights = net.playout_weights(params)
     assert weights.dtype == np.float32 and net.late_net_offset(weights) == net.PARAMS_SIZE + 1
-    plays = new_buffers()
-    probs, full = np.zeros(5), np.zeros(5)
-    rng = np.random.default_rng(2)
-    checked = late_choices = 0
-    for board in game_boards()[::4]:
-        count, _ = generate_plays(board[::-1].copy(), *rng.integers(1, 7, 2), *plays)
-        boards = plays[0]
-        if count < 2:
-            continue
-        choice = net.net_choose(count, weights, boards, probs, True)
-        values = []
-        for i in range(count):
-            net.net_probabilities(boards[i], 0, params, full)
-            values.append(-(2 * full[0] - 1 + full[1] - full[3] + full[2] - full[4]))
-        order = np.argsort(values)[::-1]
-        if values[order[0]] - values[order[1]] < 1e-5:
-            continue  # a near tie: float32 may pick either
-        assert choice == order[0]
-        net.net_probabilities(boards[choice], 0, params, full)
-        np.testing.assert_allclose(probs, full, atol=2e-6)
-        checked += 1
-        late_choices += learn.late_contact(Position(boards[choice][::-1]))
-    assert checked > 30 and late_choices > 5
+    starts = [board[::-1].copy() for board in game_boards()[::4]]  # row 1 on roll: turned
+    chosen = checked_choices(params, weights, starts)
+    late_choices = sum(learn.late_contact(Position(board[::-1])) for board in chosen)
+    assert len(chosen) > 30 and late_choices > 5
 
 
 def test_the_search_uses_the_late_net(tmp_path, monkeypatch):

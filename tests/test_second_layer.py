@@ -122,15 +122,23 @@ def test_the_incremental_chooser_values_plays_as_the_full_pass():
     """net_choose with float32 folded playout weights (the second layer carried along)
     picks the play of highest value and reports its probabilities, as net_probabilities
     values each play in full."""
-    from bgcli.kernels.movegen import generate_plays, new_buffers
     params = two_layer_params(4, noise=0.1)
     weights = net.playout_weights(params)
     assert weights.dtype == np.float32 and net.has_second_layer(weights)
+    assert len(checked_choices(params, weights, random_game_boards(4, seed=3)[::5])) > 30
+
+
+def checked_choices(params, weights, starts):
+    """For a random roll from each of ``starts`` (the side on roll in row 0), check that
+    ``net_choose`` with ``weights`` picks the play ``net_probabilities`` with ``params``
+    values most and reports its probabilities; the result boards of the choices checked
+    (near ties and single plays are skipped)."""
+    from bgcli.kernels.movegen import generate_plays, new_buffers
     plays = new_buffers()
     probs, full = np.zeros(5), np.zeros(5)
     rng = np.random.default_rng(2)
-    checked = 0
-    for board in random_game_boards(4, seed=3)[::5]:
+    chosen = []
+    for board in starts:
         count, _ = generate_plays(board, *rng.integers(1, 7, 2), *plays)
         boards = plays[0]
         if count < 2:
@@ -146,8 +154,8 @@ def test_the_incremental_chooser_values_plays_as_the_full_pass():
         assert choice == order[0]
         net.net_probabilities(boards[choice], 0, params, full)
         np.testing.assert_allclose(probs, full, atol=2e-6)
-        checked += 1
-    assert checked > 30
+        chosen.append(boards[choice].copy())
+    return chosen
 
 
 def test_bearoff_tables_ride_behind_the_second_layer():
