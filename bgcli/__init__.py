@@ -5,7 +5,7 @@
 loaded on first use, so ``import bgcli`` stays fast (no numpy, pandas or numba), and the
 command line can set up its process before numpy starts (``bgcli.cli.process``)."""
 
-__version__ = "0.9.9"
+__version__ = "0.10.0"
 
 from .errors import BgcliError, IllegalMoveError, IllegalPositionError, ParseError  # noqa: E402
 
