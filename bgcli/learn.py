@@ -427,6 +427,9 @@ class FitSettings:
     second_layer: bool = False
     # give starting weights without one a late contact net, a copy of their contact net
     late_net: bool = False
+    # with one net learning: also the pairs whose other play another net values, which is
+    # held fixed (the other net's output as it is); else such pairs are left out
+    cross_pairs: bool = False
 
     def problems(self) -> list[str]:
         out = []
@@ -450,6 +453,9 @@ class FitSettings:
             out.append("a late contact net and a second layer cannot be added in one run")
         if self.pair_weight == 0.0 and (self.misrank_weight != 0.0 or self.stop_weight != 1.0):
             out.append("stop-weight and misrank-weight weigh the pair term: give pair-weight too")
+        if self.cross_pairs and (self.pair_weight == 0.0 or self.nets == "both"):
+            out.append("cross-pairs is for a pair term (pair-weight) of one net (nets contact, "
+                       "race or late): with every net learning, every pair is trained on")
         return out
 
 
@@ -499,9 +505,10 @@ class TrainingData:
     def train_index(self) -> np.ndarray:
         return np.flatnonzero(~self.held)
 
-    def trained_by(self, nets: str, params: np.ndarray) -> np.ndarray:
+    def trained_by(self, nets: str, params: np.ndarray, cross_pairs: bool = False) -> np.ndarray:
         """The training positions that ``nets`` (one of ``NETS``) of the weights ``params``
-        learns from."""
+        learns from: those it values, and with ``cross_pairs`` also a roll's other plays
+        whose play made it values (and the other net does not: ``FitSettings``)."""
         from .kernels.net import CONTACT, LATE, RACE
         from .kernels.supervised import net_slots
 
@@ -509,8 +516,12 @@ class TrainingData:
             return self.train_index
         slots = np.zeros(self.boards.shape[0], dtype=np.int64)
         net_slots(self.boards, np.asarray(params, dtype=np.float64), slots)
-        wanted = {"contact": CONTACT, "race": RACE, "late": LATE}[nets]
-        return np.flatnonzero(~self.held & (slots == wanted))
+        valued = slots == {"contact": CONTACT, "race": RACE, "late": LATE}[nets]
+        if cross_pairs:
+            paired = np.flatnonzero(self.partner >= 0)
+            played = self.partner[paired]
+            valued[paired[valued[played] & ~self.held[played]]] = True
+        return np.flatnonzero(~self.held & valued)
 
     @property
     def held_index(self) -> np.ndarray:
@@ -630,11 +641,13 @@ def fit(folders, settings: FitSettings, start: str | Path | None = None,
     if settings.nets == "late" and not has_late_net(state.params):
         raise BgcliError("--nets late: the starting weights have no late contact net "
                          "(add one with --late-net)")
-    trained = data.trained_by(settings.nets, state.params)
+    trained = data.trained_by(settings.nets, state.params, settings.cross_pairs)
     if trained.size == 0:
         raise BgcliError(f"--nets {settings.nets}: none of the training positions is the "
                          f"{settings.nets} net's")
-    partner = trained_partners(data.partner, trained)
+    partner = trained_partners(data.partner, trained,
+                               data.train_index if settings.cross_pairs else None)
+    learning = learning_mask(settings.nets, state.params)
     if not state.checks:
         state.checks.append(epoch_check(state.params, 0, data, progress))
     began = time.perf_counter()
@@ -649,7 +662,7 @@ def fit(folders, settings: FitSettings, start: str | Path | None = None,
         step = np.array([state.adam_step], dtype=np.int64)
         adam_epoch(params, data.boards, data.targets, order, settings.batch, settings.rate,
                    settings.equity_weight, partner, settings.pair_weight,
-                   settings.misrank_weight, m, v, step, np.zeros(2))
+                   settings.misrank_weight, learning, m, v, step, np.zeros(2))
         if not np.all(np.isfinite(params)):
             raise BgcliError(f"weights diverged in epoch {state.epochs + 1}: try a lower --rate")
         state.params, state.adam_m, state.adam_v = params, m, v
@@ -664,14 +677,37 @@ def fit(folders, settings: FitSettings, start: str | Path | None = None,
     return state, data.folders, settings
 
 
-def trained_partners(partner: np.ndarray, trained: np.ndarray) -> np.ndarray:
-    """``partner`` with -1 wherever the row or its partner is not trained on (held out, or
-    the other net's with ``--nets``): a pair term must not learn from held-out targets."""
+def trained_partners(partner: np.ndarray, trained: np.ndarray,
+                     partners: np.ndarray | None = None) -> np.ndarray:
+    """``partner`` with -1 wherever the row is not trained on or its partner is not one of
+    ``partners`` (default ``trained``: held out, or the other net's with ``--nets``): a
+    pair term must not learn from held-out targets."""
     is_trained = np.zeros(partner.size, dtype=np.bool_)
     is_trained[trained] = True
+    is_partner = is_trained
+    if partners is not None:
+        is_partner = np.zeros(partner.size, dtype=np.bool_)
+        is_partner[partners] = True
     keep = is_trained & (partner >= 0)
-    keep[keep] = is_trained[partner[keep]]
+    keep[keep] = is_partner[partner[keep]]
     return np.where(keep, partner, -1)
+
+
+def learning_mask(nets: str, params: np.ndarray) -> np.ndarray:
+    """1.0 for each of ``params``' weights that ``nets`` (one of ``NETS``) trains, 0.0 for
+    the others' and for the layout's marks (``kernels.supervised.adam_epoch``)."""
+    from .kernels.net import NET_SIZE, SECOND_AT, SECOND_SIZE, has_second_layer, late_net_offset
+
+    late = late_net_offset(params)
+    spans = {"contact": [(0, NET_SIZE)], "race": [(NET_SIZE, 2 * NET_SIZE)],
+             "late": [(late, late + NET_SIZE)] if late >= 0 else []}
+    if has_second_layer(params):
+        spans["contact"].append((SECOND_AT + 1, SECOND_AT + SECOND_SIZE))
+    mask = np.zeros(params.size)
+    for name in (("contact", "race", "late") if nets == "both" else (nets,)):
+        for first, end in spans[name]:
+            mask[first:end] = 1.0
+    return mask
 
 
 def _held_error(check: dict, settings: FitSettings) -> float:
@@ -755,7 +791,8 @@ def _resumed(path, settings: FitSettings, folders: list[dict]) -> tuple[FitState
                        stop_weight=run.get("stop_weight", 1.0),
                        misrank_weight=run.get("misrank_weight", 0.0),
                        second_layer=run.get("second_layer", False),
-                       late_net=run.get("late_net", False))
+                       late_net=run.get("late_net", False),
+                       cross_pairs=run.get("cross_pairs", False))
     start_record = dict(record)
     start_record["history"] = record["history"][:-1]  # this run's entry is made again
     start_record.pop("supervised", None)
@@ -787,7 +824,7 @@ def make_record(state: FitState, settings: FitSettings, folders: list[dict],
                 "equity_weight": settings.equity_weight, "pair_weight": settings.pair_weight,
                 "stop_weight": settings.stop_weight,
                 "misrank_weight": settings.misrank_weight, "seed": settings.seed,
-                "nets": settings.nets, "data": folders,
+                "nets": settings.nets, "cross_pairs": settings.cross_pairs, "data": folders,
                 "second_layer_units": second_layer_units(state.best_params),
                 "late_net": has_late_net(state.best_params),
                 "held_out": state.checks[state.best_epoch]["held_out"]}
@@ -806,7 +843,8 @@ def make_record(state: FitState, settings: FitSettings, folders: list[dict],
                             "misrank_weight": settings.misrank_weight,
                             "seed": settings.seed,
                             "nets": settings.nets, "second_layer": settings.second_layer,
-                            "late_net": settings.late_net, "data": folders,
+                            "late_net": settings.late_net,
+                            "cross_pairs": settings.cross_pairs, "data": folders,
                             "wall_s": round(state.wall_s, 1), "checks": state.checks,
                             "start": {k: start[k] for k in ("command", "method",
                                                             "bgcli_version") if k in start}}

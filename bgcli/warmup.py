@@ -101,7 +101,7 @@ def _steps() -> list[tuple[str, Callable[[], object]]]:
         targets = np.full((2, 5), 0.1)
         size = load_params().size
         adam_epoch(load_params().copy(), boards, targets, np.arange(2), 2, 1e-4, 1.0,
-                   np.array([-1, 0]), 1.0, 1.0, np.zeros(size), np.zeros(size),
+                   np.array([-1, 0]), 1.0, 1.0, np.ones(size), np.zeros(size), np.zeros(size),
                    np.zeros(1, np.int64), np.zeros(2))
         net_outputs(load_params(), boards, np.zeros((2, 5)))
         net_slots(boards, load_params(), np.zeros(2, dtype=np.int64))

@@ -4,6 +4,8 @@ it, the weights file, and a supervised run that adds it and trains it alone."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -181,6 +183,73 @@ def test_fit_adds_the_late_net_and_trains_it_alone(late_folder, two_nets_file, t
     resumed, _, used = learn.fit([late_folder], learn.FitSettings(epochs=3), resume=checkpoint,
                                  progress=None)
     assert used.nets == "late" and used.late_net and net.has_late_net(resumed.params)
+
+
+def test_learning_mask_covers_the_nets_named_and_no_mark():
+    params = late_params()
+    late = net.late_net_offset(params)
+    contact, race, both = (learn.learning_mask(n, params) for n in ("contact", "race", "both"))
+    assert contact.sum() == race.sum() == learn.learning_mask("late", params).sum() == net.NET_SIZE
+    assert contact[:net.NET_SIZE].all() and race[net.NET_SIZE:net.PARAMS_SIZE].all()
+    assert learn.learning_mask("late", params)[late:].all()
+    assert list(np.flatnonzero(both == 0.0)) == [net.PARAMS_SIZE]  # the late net's mark
+    layered = net.with_second_layer(two_nets(), 1)
+    mask = learn.learning_mask("contact", layered)
+    assert mask[net.SECOND_AT] == 0.0 and mask[net.SECOND_AT + 1:].all()
+    assert mask.sum() == net.NET_SIZE + net.SECOND_SIZE - 1
+
+
+def test_cross_pairs_add_the_pairs_whose_other_play_another_net_values():
+    """Row 1 (contact) is another play of row 0's roll (late contact), row 3 (late contact)
+    of row 2's (contact): --nets late trains on rows 0 and 3, and with cross pairs on row 1
+    too (its pair with row 0 teaches the late net); row 3's pair needs cross pairs."""
+    late_board, contact_board = (Position.from_id(p).board for p in (LATE_CONTACT, BACK_GAME))
+    data = learn.TrainingData(
+        boards=np.stack([late_board, contact_board, contact_board, late_board, late_board]),
+        targets=np.zeros((5, 5)), source=np.array(["x"] * 5),
+        held=np.array([False, False, False, False, True]), folders=[],
+        partner=np.array([-1, 0, -1, 2, 0]))
+    params = late_params()
+    assert list(data.trained_by("late", params)) == [0, 3]
+    trained = data.trained_by("late", params, cross_pairs=True)
+    assert list(trained) == [0, 1, 3]
+    assert list(learn.trained_partners(data.partner, trained, data.train_index)) == [
+        -1, 0, -1, 2, -1]
+    assert list(data.trained_by("contact", params, cross_pairs=True)) == [1, 2, 3]
+
+
+def test_a_cross_pair_moves_only_the_learning_net():
+    """adam_epoch on a contact play paired with a late contact one, the late net learning:
+    the contact row's own loss and its side of the pair reach only frozen weights, so only
+    the late net moves."""
+    from bgcli.kernels.supervised import adam_epoch
+
+    params = late_params()
+    boards = np.stack([Position.from_id(p).board for p in (LATE_CONTACT, BACK_GAME)])
+    targets = np.array([[0.3, 0.1, 0.01, 0.3, 0.02], [0.5, 0.15, 0.01, 0.12, 0.005]])
+    after = params.copy()
+    adam_epoch(after, boards, targets, np.array([1]), 1, 1e-3, 1.0, np.array([-1, 0]), 5.0,
+               0.0, learn.learning_mask("late", params), np.zeros(params.size),
+               np.zeros(params.size), np.zeros(1, np.int64), np.zeros(2))
+    moved = np.flatnonzero(after != params)
+    assert moved.size > 0 and moved.min() >= net.late_net_offset(params)
+
+
+def test_a_fit_with_cross_pairs_trains_the_late_net_alone_and_resumes_with_them(
+        late_folder, two_nets_file, tmp_path):
+    checkpoint = tmp_path / "cross.npz"
+    settings = learn.FitSettings(epochs=1, batch=2, rate=3e-3, nets="late", late_net=True,
+                                 pair_weight=5.0, checkpoint=str(checkpoint))
+    plain, _, _ = learn.fit([late_folder], settings, start=two_nets_file, progress=None)
+    cross, _, _ = learn.fit([late_folder], replace(settings, cross_pairs=True),
+                            start=two_nets_file, progress=None)
+    np.testing.assert_array_equal(cross.params[:net.PARAMS_SIZE], two_nets())
+    assert not np.array_equal(cross.params, plain.params)  # the folder has cross pairs
+    _, record = read_weights(checkpoint)
+    assert record["history"][-1]["cross_pairs"] and record["supervised"]["cross_pairs"]
+    _, _, used = learn.fit([late_folder], learn.FitSettings(epochs=2), resume=checkpoint,
+                           progress=None)
+    assert used.cross_pairs and used.nets == "late"
 
 
 def test_late_net_options_are_checked(late_folder, two_nets_file):

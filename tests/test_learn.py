@@ -70,7 +70,7 @@ def test_adam_first_step_is_the_rate_against_the_sign_of_the_loss_gradient(equit
     m, v, step, stats = (np.zeros(params.size), np.zeros(params.size),
                          np.zeros(1, np.int64), np.zeros(2))
     adam_epoch(after, boards, targets, np.arange(2), 2, rate, equity_weight, partner,
-               pair_weight, 4.0, m, v, step, stats)
+               pair_weight, 4.0, np.ones(params.size), m, v, step, stats)
     assert step[0] == 1 and stats[1] == 2
     assert stats[0] == pytest.approx(_loss(params, boards, targets, 0.0))
     # only the weights that these boards' inputs reach move
@@ -93,8 +93,8 @@ def test_adam_first_step_is_the_rate_against_the_sign_of_the_loss_gradient(equit
     # overshoot: it is a sign step, not one along the gradient)
     small = params.copy()
     adam_epoch(small, boards, targets, np.arange(2), 2, 1e-6, equity_weight, partner,
-               pair_weight, 4.0, np.zeros(params.size), np.zeros(params.size),
-               np.zeros(1, np.int64), np.zeros(2))
+               pair_weight, 4.0, np.ones(params.size), np.zeros(params.size),
+               np.zeros(params.size), np.zeros(1, np.int64), np.zeros(2))
     assert (_loss(small, boards, targets, equity_weight, partner, pair_weight)
             < _loss(params, boards, targets, equity_weight, partner, pair_weight))
 
@@ -305,6 +305,9 @@ def test_played_rows_and_trained_partners():
     assert list(learn.trained_partners(partner, trained)) == [-1, -1, -1, -1, -1, -1, -1, -1]
     trained = np.array([0, 1, 2, 4, 5, 7])
     assert list(learn.trained_partners(partner, trained)) == [-1, 0, 0, -1, -1, 4, -1, 4]
+    # cross pairs: a trained row's partner need only be among ``partners`` (not held out)
+    assert list(learn.trained_partners(partner, np.array([1, 2, 5]), trained)) == [
+        -1, 0, 0, -1, -1, 4, -1, -1]
 
 
 def test_pair_weight_fits_a_rolls_plays_apart_and_resumes_with_its_weight(data_dir, tmp_path):
@@ -419,6 +422,9 @@ def test_cli_train_data_then_train_from_it(capsys, tmp_path, monkeypatch):
     (["train", "--data", ".", "--misrank-weight", "4"], "give pair-weight too"),
     (["train", "--data", ".", "--resume", "n.npz"], "no such file or folder"),
     (["train", "--games", "10", "--second-layer"], "for --data (supervised) runs"),
+    (["train", "--games", "10", "--cross-pairs"], "for --data (supervised) runs"),
+    (["train", "--data", ".", "--cross-pairs", "--pair-weight", "1"], "of one net"),
+    (["train", "--data", ".", "--cross-pairs", "--nets", "late"], "of one net"),
     (["train-data", "d", "--plies", "0"], "plies must be"),
     (["train-data", "d", "--rollouts", "36", "--plies", "2"], "leave --plies out"),
     (["train-data", "no/such/d"], "no folder to make"),

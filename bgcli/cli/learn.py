@@ -80,20 +80,12 @@ def train_data(
     typer.echo(json.dumps(summary, indent=2, sort_keys=True))
 
 
-def supervised(data: list[Path], epochs: int, rate: float, batch: int, equity_weight: float,
-               seed: int, minutes: Optional[float], checkpoint: Path, start: Optional[Path],
-               resume: Optional[Path], record_json: Optional[Path], nets: str = "both",
-               pair_weight: float = 0.0, second_layer: bool = False,
-               stop_weight: float = 1.0, misrank_weight: float = 0.0,
-               late_net: bool = False) -> None:
-    """``bgcli train --data``: the supervised run, its record on stdout."""
-    from ..learn import FitSettings, fit, make_record
+def supervised(data: list[Path], settings, start: Optional[Path], resume: Optional[Path],
+               record_json: Optional[Path]) -> None:
+    """``bgcli train --data``: the supervised run with ``settings`` (a ``learn.FitSettings``),
+    its record on stdout."""
+    from ..learn import fit, make_record
 
-    settings = FitSettings(epochs=epochs, rate=rate, batch=batch, equity_weight=equity_weight,
-                           seed=seed, minutes=minutes, checkpoint=str(checkpoint), nets=nets,
-                           pair_weight=pair_weight, second_layer=second_layer,
-                           stop_weight=stop_weight, misrank_weight=misrank_weight,
-                           late_net=late_net)
     problems = settings.problems()
     if problems:
         raise typer.BadParameter("; ".join(problems))
@@ -102,17 +94,11 @@ def supervised(data: list[Path], epochs: int, rate: float, batch: int, equity_we
         if path is not None and not path.exists():
             raise typer.BadParameter(f"no such file or folder: {str(path)!r}", param_hint=option)
     command = shlex.join(["bgcli", "train"] + [a for d in data for a in ("--data", str(d))]
-                         + ["--epochs", str(epochs)]
-                         + ([] if resume else ["--rate", str(rate), "--batch", str(batch),
-                                               "--equity-weight", str(equity_weight),
-                                               "--seed", str(seed), "--nets", nets]
-                            + (["--pair-weight", str(pair_weight)] if pair_weight else [])
-                            + (["--stop-weight", str(stop_weight)] if stop_weight != 1.0 else [])
-                            + (["--misrank-weight", str(misrank_weight)] if misrank_weight else [])
-                            + (["--second-layer"] if second_layer else [])
-                            + (["--late-net"] if late_net else []))
+                         + ["--epochs", str(settings.epochs)]
+                         + ([] if resume else _fit_options(settings))
                          + (["--start", str(start)] if start is not None else [])
-                         + (["--minutes", str(minutes)] if minutes is not None else [])
+                         + (["--minutes", str(settings.minutes)]
+                            if settings.minutes is not None else [])
                          + (["--resume", str(resume)] if resume is not None else []))
     announce_compiling()
     with sigterm_as_interrupt():  # every finished epoch is in the checkpoint
@@ -121,3 +107,18 @@ def supervised(data: list[Path], epochs: int, rate: float, batch: int, equity_we
     if record_json is not None:
         record_json.write_text(text + "\n")
     typer.echo(text)
+
+
+def _fit_options(settings) -> list[str]:
+    """The options of a new supervised run, as its record's command gives them (a resumed
+    run keeps its checkpoint's)."""
+    return (["--rate", str(settings.rate), "--batch", str(settings.batch),
+             "--equity-weight", str(settings.equity_weight), "--seed", str(settings.seed),
+             "--nets", settings.nets]
+            + (["--pair-weight", str(settings.pair_weight)] if settings.pair_weight else [])
+            + (["--stop-weight", str(settings.stop_weight)] if settings.stop_weight != 1.0 else [])
+            + (["--misrank-weight", str(settings.misrank_weight)]
+               if settings.misrank_weight else [])
+            + (["--second-layer"] if settings.second_layer else [])
+            + (["--late-net"] if settings.late_net else [])
+            + (["--cross-pairs"] if settings.cross_pairs else []))

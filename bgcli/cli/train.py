@@ -42,6 +42,7 @@ def train(
     pair_weight: float = typer.Option(0.0, "--pair-weight", help="With --data: weight of the squared error of each of a roll's other plays' equity difference from the play the game made (folders made with train-data --alternatives), beside each position's own loss: teaches the ranking of a roll's plays directly."),
     stop_weight: float = typer.Option(1.0, "--stop-weight", help="With --pair-weight: weight of the held-out plays' differences' error in what early stopping minimises (held-out |equity error| + this × |difference error|); higher keeps later epochs of a fit that trades equity error for ranking."),
     misrank_weight: float = typer.Option(0.0, "--misrank-weight", help="With --pair-weight: weigh the pair term (1 + this) times on the pairs the net orders the other way round from their targets, those on which its 0-ply choice goes wrong."),
+    cross_pairs: bool = typer.Option(False, "--cross-pairs", help="With --pair-weight and --nets contact, race or late: also train on the pairs of plays of which the other is valued by a net that does not learn (held fixed), e.g. a late contact play against one that keeps contact; without it such pairs are left out."),
 ) -> None:
     """Train the neural evaluator by TD(lambda) self-play; progress on stderr, the record
     (games, seed, wall time, strength checks, history of runs) as JSON on stdout. Ctrl-C or
@@ -61,15 +62,20 @@ def train(
         check_writable(checkpoint, "--checkpoint", (".npz",))
         if record_json is not None:
             check_writable(record_json, "--record")
+        from ..learn import FitSettings
         from .learn import supervised
 
-        supervised(data, epochs, rate, batch, equity_weight, seed, minutes, checkpoint, start,
-                   resume, record_json, nets, pair_weight, second_layer, stop_weight,
-                   misrank_weight, late_net)
+        settings = FitSettings(epochs=epochs, rate=rate, batch=batch, equity_weight=equity_weight,
+                               seed=seed, minutes=minutes, checkpoint=str(checkpoint),
+                               nets=nets, pair_weight=pair_weight, second_layer=second_layer,
+                               stop_weight=stop_weight, misrank_weight=misrank_weight,
+                               late_net=late_net, cross_pairs=cross_pairs)
+        supervised(data, settings, start, resume, record_json)
         return
-    if second_layer or late_net:
-        option = "--second-layer" if second_layer else "--late-net"
-        raise typer.BadParameter(f"{option}: for --data (supervised) runs")
+    for option, given in (("--second-layer", second_layer), ("--late-net", late_net),
+                          ("--cross-pairs", cross_pairs)):
+        if given:
+            raise typer.BadParameter(f"{option}: for --data (supervised) runs")
     from ..train import TrainSettings, make_record
     from ..train import train as run_training
 

@@ -91,14 +91,17 @@ def _add_row_descent(params, boards, targets, i, j, equity_weight, pair_weight, 
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def adam_epoch(params, boards, targets, order, batch, rate, equity_weight, partner,
-               pair_weight, misrank_weight, m, v, step, stats):
+               pair_weight, misrank_weight, learning, m, v, step, stats):
     """One pass over ``order`` (indices into ``boards``/``targets``) in mini-batches of
     ``batch``: an Adam step on each batch's mean loss gradient. ``partner[i]``: the row of
     the play the game made with the roll of which ``i`` is another play, or -1 (the pair
     term is skipped; so is every pair when ``pair_weight`` is 0; ``misrank_weight``: the
-    module's docstring). ``m``, ``v``: the moment estimates and ``step[0]`` the steps so
-    far (all three go on across epochs and runs); ``stats[0]`` gets the sum of squared
-    output errors (each before its batch's step), ``stats[1]`` the count."""
+    module's docstring). ``learning``: 1.0 for each parameter that learns, 0.0 for those
+    that keep their values (the nets ``bgcli train --nets`` leaves alone; a pair whose
+    other play such a net values teaches the learning net against that value held fixed).
+    ``m``, ``v``: the moment estimates and ``step[0]`` the steps so far (all three go on
+    across epochs and runs); ``stats[0]`` gets the sum of squared output errors (each
+    before its batch's step), ``stats[1]`` the count."""
     idx = np.empty(2 * MAX_NONZERO, dtype=np.int64)  # two positions' room, for pairs
     val = np.empty(2 * MAX_NONZERO)
     z = np.empty(2 * N_HIDDEN)
@@ -121,6 +124,8 @@ def adam_epoch(params, boards, targets, order, batch, rate, equity_weight, partn
         correct1 = 1.0 - BETA1 ** step[0]
         correct2 = 1.0 - BETA2 ** step[0]
         for j in range(params.size):
+            if learning[j] == 0.0:
+                continue  # a net that keeps its weights
             g = grad[j] * scale
             if g == 0.0 and m[j] == 0.0:
                 continue  # an input no position so far has set: leave it alone

@@ -97,8 +97,8 @@ def main() -> None:
         order = np.random.default_rng([args.seed, epoch]).permutation(train)
         stats = np.zeros(2)
         adam_epoch(params, data.boards, data.targets, order, args.batch, args.rate,
-                   args.equity_weight, np.full(data.boards.shape[0], -1), 0.0, 0.0, m, v, step,
-                   stats)
+                   args.equity_weight, np.full(data.boards.shape[0], -1), 0.0, 0.0,
+                   np.ones(params.size), m, v, step, stats)
         checks.append(check(params, epoch, data, train))
         error = checks[-1]["held_out"]["mean_abs_equity_error"]
         if error < best[0]:
