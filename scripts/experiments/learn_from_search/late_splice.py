@@ -12,11 +12,11 @@ whose other play is not late contact, so its weights differ a little).
 from __future__ import annotations
 
 import argparse
-import shlex
-import sys
 
 from bgcli.kernels.net import NET_SIZE, with_late_net
-from bgcli.net import net_id, read_weights, save_weights
+from bgcli.net import net_id, read_weights
+
+from .splice import save_spliced
 
 
 def main() -> None:
@@ -29,12 +29,8 @@ def main() -> None:
     late, _ = read_weights(args.late)
     params = with_late_net(params)
     params[-NET_SIZE:] = late[:NET_SIZE]
-    command = shlex.join(["python", "-m", "scripts.experiments.learn_from_search.late_splice"]
-                         + sys.argv[1:])
-    record = dict(record)
-    record["history"] = list(record.get("history", [])) + [
-        {"command": command, "method": f"late contact net: the contact net of {net_id(args.late)}"}]
-    save_weights(args.output, params, record)
+    save_spliced(args.output, params, record, "late_splice",
+                 f"late contact net: the contact net of {net_id(args.late)}")
     print(f"{args.output}: {net_id(args.output)}")
 
 

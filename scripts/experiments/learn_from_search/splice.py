@@ -26,14 +26,20 @@ def main() -> None:
     race, race_record = read_weights(args.race)
     params = contact.copy()
     params[NET_SIZE:] = race[NET_SIZE:]  # the race net follows the contact net's weights
-    command = shlex.join(["python", "-m", "scripts.experiments.learn_from_search.splice"]
+    save_spliced(args.output, params, record, "splice", "splice: the contact net of the first "
+                 f"file, the race net of the second ({race_record.get('command', args.race)})")
+    print(net_id(args.output))
+
+
+def save_spliced(path, params, record: dict, script: str, method: str) -> None:
+    """Write spliced weights with ``record`` (the kept file's) and the splice, this
+    ``script``'s command line and ``method``, added to its ``history``."""
+    command = shlex.join(["python", "-m", f"scripts.experiments.learn_from_search.{script}"]
                          + sys.argv[1:])
     record = dict(record)
-    record["history"] = list(record.get("history", [])) + [
-        {"command": command, "method": "splice: the contact net of the first file, the race "
-         f"net of the second ({race_record.get('command', args.race)})"}]
-    save_weights(args.output, params, record)
-    print(net_id(args.output))
+    record["history"] = list(record.get("history", [])) + [{"command": command,
+                                                            "method": method}]
+    save_weights(path, params, record)
 
 
 if __name__ == "__main__":
