@@ -635,3 +635,40 @@ for r in 1 2 3 4; do
 NUMBA_NUM_THREADS=1 python -m scripts.bench_rollout $B --json /tmp/qb/new_$r.json
 BGCLI_WEIGHTS=f1_last.npz NUMBA_NUM_THREADS=1 python -m scripts.bench_rollout $B --json /tmp/qb/late_$r.json
 done
+
+# Session 30 (docs/net.md, "Session 30"): f1 shipped as 0.10.0, then its checks (from the repository root; E is this
+# folder)
+E=scripts/experiments/learn_from_search
+python -m scripts.ship_net_weights $E/s29_f1_last.npz --check-deals 2000 --vs-gnubg $E/vs_gnubg_s29_f1_last_s1.json
+python -m scripts.regen_readme_examples
+bgcli report positions/examples.txt -o reports/example --trials 324 --master-seed 1
+python -m scripts.strength.rollouts_vs_gnubg --trials 1296 --seed 1 --threads 1 --variance-reduction \
+    -o $E/rollouts_vs_gnubg_vr_0.10.0.json
+NUMBA_NUM_THREADS=1 python -m scripts.strength.judged_by_gnubg --games 100 --also-plies 1 2 \
+    -o scripts/strength/judged_by_gnubg_0.10.0.json
+NUMBA_NUM_THREADS=1 python -m scripts.checks.matches_vs_gnubg -o scripts/checks/matches_vs_gnubg_0.10.0.json
+P="5u42AADAzJwBMw wMycATZsu20AAA 4+4tAACwMXMAGw sHEOBzDabQAAAA Y7ttAAAgM54BGw 4HPwATDgc/ABMA"
+for s in 1 2; do NUMBA_NUM_THREADS=1 python -m scripts.experiments.mixed_play $P --games 1000 --seed $s \
+    -o scripts/experiments/mixed_play_0.10.0$([ $s = 2 ] && echo _s2).json & done; wait
+# the next round (in /work/ld/s30, w0100.npz = 0.10.0's weights): 0.10.0's 2-ply labels of late contact positions,
+# two seeds side by side, 95 minutes at nice 19 beside the checks above
+for s in 63 64; do
+BGCLI_WEIGHTS=w0100.npz NUMBA_NUM_THREADS=1 nice -n 19 bgcli train-data /work/ld/late2p_s$s --count 800000 --late-contact \
+    --plies 2 --from positions/train_backgames.txt --from positions/train_anchors.txt --opening-share 0.3 --keep 0.3 \
+    --max-plies 200 --chunk 500 --seed $s --alternatives 3 --minutes 95 > data_late2p_s$s.json &
+done; wait
+# 0.10.0's late contact net fitted again on all the late contact labels, without (g1) and with (g2) the pairs whose
+# other play the contact or race net values (--cross-pairs), side by side; their last epochs against 0.10.0
+F="--nets late --pair-weight 5 --misrank-weight 4 --epochs 60 --minutes 25 --start w0100.npz"
+L="--data /work/ld/alt8_s51 --data /work/ld/late2p_s61 --data /work/ld/late2p_s62 --data /work/ld/late2p_s63"
+L="$L --data /work/ld/late2p_s64"
+NUMBA_NUM_THREADS=1 bgcli train $L $F -o g1.npz --record s30_fit_g1.json > /dev/null &
+NUMBA_NUM_THREADS=1 bgcli train $L $F --cross-pairs -o g2.npz --record s30_fit_g2.json > /dev/null &
+wait
+for f in g1 g2; do python -m scripts.experiments.learn_from_search.last_epoch $f.npz ${f}_last.npz; done
+H="python -m scripts.experiments.head_to_head --deals 10000 --luck --bearoff --against w0100.npz"
+for s in 1 2; do for f in g1 g2; do NUMBA_NUM_THREADS=1 $H ${f}_last.npz --seed $s -o h2h_luck_s30_${f}_last_s$s.json \
+    > /dev/null & done; wait; done
+for f in g1 g2; do NUMBA_NUM_THREADS=1 python -m scripts.experiments.head_to_head ${f}_last.npz --against w0100.npz --deals 1 \
+    --themed positions/train_backgames.txt --themed-starts 1000 --themed-deals 5 --luck --bearoff --seed 1 \
+    -o h2h_luck_s30_${f}_last_backgames.json > /dev/null & done; wait
