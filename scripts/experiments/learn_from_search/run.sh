@@ -672,3 +672,9 @@ for s in 1 2; do for f in g1 g2; do NUMBA_NUM_THREADS=1 $H ${f}_last.npz --seed 
 for f in g1 g2; do NUMBA_NUM_THREADS=1 python -m scripts.experiments.head_to_head ${f}_last.npz --against w0100.npz --deals 1 \
     --themed positions/train_backgames.txt --themed-starts 1000 --themed-deals 5 --luck --bearoff --seed 1 \
     -o h2h_luck_s30_${f}_last_backgames.json > /dev/null & done; wait
+# g1's item 4a on the dice of 0.9.9's and 0.10.0's records (two chains side by side), paired with 0.10.0 (= f1_last)
+V="python -m scripts.strength.vs_gnubg --weights g1_last.npz"
+($V --deals 1200 --seed 1 -o vs_gnubg_s30_g1_last_s1.json; $V --deals 1300 --seed 3 -o vs_gnubg_s30_g1_last_s3.json) &
+($V --deals 1200 --seed 2 -o vs_gnubg_s30_g1_last_s2.json; $V --deals 1300 --seed 4 -o vs_gnubg_s30_g1_last_s4.json) &
+wait
+for s in 1 2 3 4; do python -m scripts.experiments.learn_from_search.paired vs_gnubg_s30_g1_last_s$s.json vs_gnubg_s29_f1_last_s$s.json; done
