@@ -678,3 +678,6 @@ V="python -m scripts.strength.vs_gnubg --weights g1_last.npz"
 ($V --deals 1200 --seed 2 -o vs_gnubg_s30_g1_last_s2.json; $V --deals 1300 --seed 4 -o vs_gnubg_s30_g1_last_s4.json) &
 wait
 for s in 1 2 3 4; do python -m scripts.experiments.learn_from_search.paired vs_gnubg_s30_g1_last_s$s.json vs_gnubg_s29_f1_last_s$s.json; done
+# g1's item 4b (from the repository root)
+BGCLI_WEIGHTS=$E/s30_g1_last.npz python -m scripts.strength.rollouts_vs_gnubg --trials 1296 --seed 1 --threads 2 \
+    --variance-reduction -o $E/rollouts_vs_gnubg_vr_s30_g1.json
