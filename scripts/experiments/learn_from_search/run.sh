@@ -681,3 +681,8 @@ for s in 1 2 3 4; do python -m scripts.experiments.learn_from_search.paired vs_g
 # g1's item 4b (from the repository root)
 BGCLI_WEIGHTS=$E/s30_g1_last.npz python -m scripts.strength.rollouts_vs_gnubg --trials 1296 --seed 1 --threads 2 \
     --variance-reduction -o $E/rollouts_vs_gnubg_vr_s30_g1.json
+# g1's item 4d and issue 19's fixtures, side by side
+NUMBA_NUM_THREADS=1 python -m scripts.strength.judged_by_gnubg --games 100 --also-plies 1 2 --weights $E/s30_g1_last.npz \
+    -o $E/judged_by_gnubg_s30_g1.json &
+BGCLI_WEIGHTS=$E/s30_g1_last.npz NUMBA_NUM_THREADS=1 python -m scripts.checks.matches_vs_gnubg -o $E/matches_vs_gnubg_s30_g1.json &
+wait
