@@ -684,10 +684,8 @@ def trained_partners(partner: np.ndarray, trained: np.ndarray,
     pair term must not learn from held-out targets."""
     is_trained = np.zeros(partner.size, dtype=np.bool_)
     is_trained[trained] = True
-    is_partner = is_trained
-    if partners is not None:
-        is_partner = np.zeros(partner.size, dtype=np.bool_)
-        is_partner[partners] = True
+    is_partner = np.zeros(partner.size, dtype=np.bool_)
+    is_partner[trained if partners is None else partners] = True
     keep = is_trained & (partner >= 0)
     keep[keep] = is_partner[partner[keep]]
     return np.where(keep, partner, -1)
@@ -696,17 +694,17 @@ def trained_partners(partner: np.ndarray, trained: np.ndarray,
 def learning_mask(nets: str, params: np.ndarray) -> np.ndarray:
     """1.0 for each of ``params``' weights that ``nets`` (one of ``NETS``) trains, 0.0 for
     the others' and for the layout's marks (``kernels.supervised.adam_epoch``)."""
-    from .kernels.net import NET_SIZE, SECOND_AT, SECOND_SIZE, has_second_layer, late_net_offset
+    from .kernels.net import (CONTACT, LATE, NET_SIZE, RACE, SECOND_AT, SECOND_SIZE,
+                              has_second_layer, slot_offset)
 
-    late = late_net_offset(params)
-    spans = {"contact": [(0, NET_SIZE)], "race": [(NET_SIZE, 2 * NET_SIZE)],
-             "late": [(late, late + NET_SIZE)] if late >= 0 else []}
-    if has_second_layer(params):
-        spans["contact"].append((SECOND_AT + 1, SECOND_AT + SECOND_SIZE))
+    slots = {"contact": CONTACT, "race": RACE, "late": LATE}
     mask = np.zeros(params.size)
-    for name in (("contact", "race", "late") if nets == "both" else (nets,)):
-        for first, end in spans[name]:
-            mask[first:end] = 1.0
+    for name in (tuple(slots) if nets == "both" else (nets,)):
+        first = slot_offset(params, slots[name])
+        if first >= 0:  # (no late contact net: -1)
+            mask[first:first + NET_SIZE] = 1.0
+    if nets in ("both", "contact") and has_second_layer(params):
+        mask[SECOND_AT + 1:SECOND_AT + SECOND_SIZE] = 1.0  # after its mark
     return mask
 
 

@@ -6,11 +6,14 @@ from __future__ import annotations
 import json
 import shlex
 from pathlib import Path
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
 from .common import MAX_SEED, SEED_RANGE_HELP, announce_compiling, app, sigterm_as_interrupt
+
+if TYPE_CHECKING:  # bgcli.learn is imported when a command runs, not at start-up
+    from ..learn import FitSettings
 
 
 @app.command("train-data")
@@ -80,8 +83,8 @@ def train_data(
     typer.echo(json.dumps(summary, indent=2, sort_keys=True))
 
 
-def supervised(data: list[Path], settings, start: Optional[Path], resume: Optional[Path],
-               record_json: Optional[Path]) -> None:
+def supervised(data: list[Path], settings: FitSettings, start: Optional[Path],
+               resume: Optional[Path], record_json: Optional[Path]) -> None:
     """``bgcli train --data``: the supervised run with ``settings`` (a ``learn.FitSettings``),
     its record on stdout."""
     from ..learn import fit, make_record
@@ -109,7 +112,7 @@ def supervised(data: list[Path], settings, start: Optional[Path], resume: Option
     typer.echo(text)
 
 
-def _fit_options(settings) -> list[str]:
+def _fit_options(settings: FitSettings) -> list[str]:
     """The options of a new supervised run, as its record's command gives them (a resumed
     run keeps its checkpoint's)."""
     return (["--rate", str(settings.rate), "--batch", str(settings.batch),
